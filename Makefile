@@ -1,0 +1,47 @@
+# Two commands: `make run` (demo on SQLite + in-process clock) and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test bench lint format venv dev-venv migrate demo clean
+
+$(VENV)/.installed: requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.dev-installed: $(VENV)/.installed requirements-dev.txt
+	$(PIP) install --quiet -r requirements-dev.txt
+	touch $@
+
+venv: $(VENV)/.installed
+dev-venv: $(VENV)/.dev-installed
+
+migrate: venv
+	$(PY) manage.py migrate --noinput
+
+run: venv migrate
+	$(PY) manage.py seed_demo
+	@echo "Serving on http://$(HOST):$(PORT)/ — admin at http://$(HOST):$(PORT)/admin/ (Ctrl-C stops)"
+	$(PY) manage.py serve_with_clock --host $(HOST) --port $(PORT)
+
+test: dev-venv
+	bash scripts/test.sh
+
+bench: dev-venv
+	bash scripts/bench.sh
+
+lint: dev-venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: dev-venv
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .hypothesis

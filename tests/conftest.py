@@ -1,0 +1,75 @@
+"""Shared fixtures. The database is the real PostgreSQL that `make test` starts."""
+
+from __future__ import annotations
+
+import itertools
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+_counter = itertools.count(1)
+
+T0 = datetime(2026, 12, 1, 6, 0, tzinfo=UTC)  # 14:00 in Shanghai
+
+
+@pytest.fixture
+def t0() -> datetime:
+    return T0
+
+
+@pytest.fixture
+def make_user(db, django_user_model):
+    def make(username: str | None = None, *, staff: bool = False, name: str = ""):
+        username = username or f"player{next(_counter)}"
+        user = django_user_model.objects.create_user(
+            username=username, password="pw-" + username, is_staff=staff, is_superuser=staff
+        )
+        if name:
+            user.profile.display_name = name
+            user.profile.save()
+        return user
+
+    return make
+
+
+@pytest.fixture
+def organiser(make_user):
+    return make_user("organiser", staff=True)
+
+
+@pytest.fixture
+def make_tournament(db):
+    from tournaments.models import Tournament
+
+    def make(**overrides):
+        fields = {
+            "name": f"Swiss {next(_counter)}",
+            "registration_opens_at": T0 - timedelta(days=1),
+            "start_at": T0,
+            "rounds": 3,
+            "boards_per_round": 2,
+            "round_length": timedelta(minutes=20),
+            "gap_length": timedelta(0),
+            "scoring_method": "IMP",
+        }
+        fields.update(overrides)
+        return Tournament.objects.create(**fields)
+
+    return make
+
+
+@pytest.fixture
+def register_pairs(make_user):
+    """register_pairs(tournament, n) -> n confirmed pairs in registration order."""
+    from tournaments.services.registration import register_pair
+
+    def register(tournament, n: int, *, now: datetime = T0 - timedelta(hours=1)):
+        pairs = []
+        for _ in range(n):
+            a, b = make_user(), make_user()
+            pairs.append(
+                register_pair(tournament=tournament, usernames=[a.username, b.username], now=now)
+            )
+        return pairs
+
+    return register

@@ -1,0 +1,540 @@
+"""Django admin: where organisers run events. Every action calls a service."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.shortcuts import render
+from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from .errors import ServiceError
+from .models import (
+    Adjustment,
+    Board,
+    BoardResult,
+    ClockHeartbeat,
+    MasterPointAward,
+    Pair,
+    PairBoardScore,
+    PlayerProfile,
+    RankTitle,
+    Round,
+    Standing,
+    Table,
+    Tournament,
+)
+from .services import clock, registration, results
+
+STALE_CLOCK_SECONDS = 30
+
+
+def _run(modeladmin, request, label, func, *args, **kwargs):
+    """Call a service and show its outcome; a refusal is an error message, never a 500."""
+    try:
+        outcome = func(*args, **kwargs)
+    except ServiceError as error:
+        modeladmin.message_user(request, f"{label}: {error}", messages.ERROR)
+        return None
+    modeladmin.message_user(request, f"{label}: {_('done')}", messages.SUCCESS)
+    return outcome
+
+
+class PairInline(admin.TabularInline):
+    model = Pair
+    fields = (
+        "registration_no",
+        "player1",
+        "player2",
+        "status",
+        "withdrawn_at",
+        "total",
+        "boards_completed",
+        "rank",
+        "master_points",
+    )
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+    ordering = ("registration_no",)
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class RoundInline(admin.TabularInline):
+    model = Round
+    fields = ("number", "status", "starts_at", "ends_at", "closed_at", "bye_pair", "rematches")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class ExtendForm(forms.Form):
+    minutes = forms.FloatField(label=_("Extend by (minutes)"), min_value=0.1, max_value=1440)
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = (
+        "name",
+        "start_at",
+        "status",
+        "scoring_method",
+        "rounds",
+        "boards_per_round",
+        "pair_count",
+        "clock_health",
+    )
+    list_filter = ("status", "scoring_method", "unplayed_policy")
+    search_fields = ("name",)
+    date_hierarchy = "start_at"
+    inlines = [PairInline, RoundInline]
+    readonly_fields = ("status", "paused_at", "finished_at", "created_by", "clock_health")
+    fieldsets = (
+        (None, {"fields": ("name", "description", "status", "clock_health")}),
+        (
+            _("Schedule"),
+            {
+                "fields": (
+                    "registration_opens_at",
+                    "start_at",
+                    "rounds",
+                    "boards_per_round",
+                    "round_length",
+                    "gap_length",
+                    "paused_at",
+                    "finished_at",
+                )
+            },
+        ),
+        (
+            _("Scoring"),
+            {
+                "fields": (
+                    "scoring_method",
+                    "neuberg",
+                    "unplayed_policy",
+                    "completion_threshold",
+                    "first_round_draw",
+                )
+            },
+        ),
+    )
+    actions = [
+        "start_now",
+        "close_round_now",
+        "extend_round",
+        "pause",
+        "resume",
+        "rescore_last_round",
+    ]
+
+    def get_queryset(self, request):
+        from django.db.models import Count, Q
+
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(_pairs=Count("pairs", filter=Q(pairs__status="confirmed")))
+        )
+
+    def get_readonly_fields(self, request, obj=None):
+        fixed = list(self.readonly_fields)
+        if obj is not None and obj.status != "scheduled":
+            # The format of a running event is fixed; only the clock actions change it.
+            fixed += [
+                "rounds",
+                "boards_per_round",
+                "scoring_method",
+                "start_at",
+                "registration_opens_at",
+                "first_round_draw",
+            ]
+        return fixed
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            obj.created_by = request.user
+        super().save_model(request, obj, form, change)
+
+    @admin.display(description=_("pairs"), ordering="_pairs")
+    def pair_count(self, obj):
+        return obj._pairs
+
+    @admin.display(description=_("round clock"))
+    def clock_health(self, obj=None):
+        beat = ClockHeartbeat.objects.filter(name="clock").first()
+        if beat is None or beat.last_tick_at is None:
+            return format_html('<span style="color:#b00">{}</span>', _("never ticked"))
+        age = (timezone.now() - beat.last_tick_at).total_seconds()
+        if age > STALE_CLOCK_SECONDS:
+            return format_html(
+                '<span style="color:#b00">{} {}s</span>', _("STALLED: last tick"), int(age)
+            )
+        return format_html(
+            '<span style="color:#070">{} {}s ({})</span>',
+            _("ticking: last tick"),
+            int(age),
+            beat.last_driver,
+        )
+
+    @admin.action(description=_("Start now"))
+    def start_now(self, request, queryset):
+        for t in queryset:
+            _run(self, request, t.name, clock.start_now, tournament=t)
+
+    @admin.action(description=_("Close the current round now"))
+    def close_round_now(self, request, queryset):
+        for t in queryset:
+            _run(self, request, t.name, clock.close_round_now, tournament=t)
+
+    @admin.action(description=_("Extend the current round…"))
+    def extend_round(self, request, queryset):
+        if "apply" in request.POST:
+            form = ExtendForm(request.POST)
+            if form.is_valid():
+                for t in queryset:
+                    _run(
+                        self,
+                        request,
+                        t.name,
+                        clock.extend_round,
+                        tournament=t,
+                        minutes=form.cleaned_data["minutes"],
+                    )
+                return None
+        else:
+            form = ExtendForm()
+        return render(
+            request,
+            "admin/tournaments/extend_round.html",
+            {
+                "form": form,
+                "queryset": queryset,
+                "action": "extend_round",
+                "action_checkbox_name": ACTION_CHECKBOX_NAME,
+                "opts": self.model._meta,
+                "title": _("Extend the current round"),
+            },
+        )
+
+    @admin.action(description=_("Pause"))
+    def pause(self, request, queryset):
+        for t in queryset:
+            _run(self, request, t.name, clock.pause, tournament=t)
+
+    @admin.action(description=_("Resume"))
+    def resume(self, request, queryset):
+        for t in queryset:
+            _run(self, request, t.name, clock.resume, tournament=t)
+
+    @admin.action(description=_("Re-score the last closed round"))
+    def rescore_last_round(self, request, queryset):
+        for t in queryset:
+            last = t.round_set.filter(status="closed").order_by("-number").first()
+            if last is None:
+                self.message_user(request, f"{t.name}: {_('no closed round')}", messages.ERROR)
+                continue
+            _run(self, request, t.name, clock.rescore_round, round=last)
+
+
+@admin.register(Pair)
+class PairAdmin(admin.ModelAdmin):
+    list_display = (
+        "__str__",
+        "tournament",
+        "registration_no",
+        "status",
+        "withdrawn_at",
+        "total",
+        "boards_completed",
+        "rank",
+        "master_points",
+    )
+    list_filter = ("tournament", "status", "completed")
+    search_fields = ("player1__username", "player2__username", "tournament__name")
+    list_select_related = ("tournament", "player1__profile", "player2__profile")
+    readonly_fields = (
+        "status",
+        "registration_no",
+        "proposed_at",
+        "confirmed_at",
+        "withdrawn_at",
+        "total",
+        "boards_completed",
+        "completed",
+        "rank",
+        "master_points",
+    )
+    autocomplete_fields = ("player1", "player2", "tournament")
+    actions = ["withdraw"]
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None:
+            return self.readonly_fields + ("tournament", "player1", "player2")
+        return self.readonly_fields
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            return super().save_model(request, obj, form, change)
+        # A pair added by an organiser is registered at once, through the service.
+        try:
+            pair = registration.register_pair(
+                tournament=obj.tournament,
+                usernames=[obj.player1.get_username(), obj.player2.get_username()],
+            )
+        except ServiceError as error:
+            raise forms.ValidationError(str(error)) from error
+        obj.pk = pair.pk
+        obj.refresh_from_db()
+
+    def get_form(self, request, obj=None, **kwargs):
+        form = super().get_form(request, obj, **kwargs)
+        if obj is None:
+            original_clean = form.clean
+
+            def clean(self_form):
+                data = original_clean(self_form)
+                t, p1, p2 = data.get("tournament"), data.get("player1"), data.get("player2")
+                if t and p1 and p2:
+                    if p1 == p2:
+                        raise forms.ValidationError(_("A pair is two different players."))
+                    problem = registration.registration_problem(t, timezone.now())
+                    if t.status != "scheduled" and problem:
+                        raise forms.ValidationError(problem)
+                    taken = t.pairs.filter(members__user__in=[p1, p2]).exists()
+                    if taken:
+                        raise forms.ValidationError(
+                            _("One of these players is already in a pair in this tournament.")
+                        )
+                return data
+
+            form.clean = clean
+        return form
+
+    @admin.action(description=_("Withdraw (not seated from the next round)"))
+    def withdraw(self, request, queryset):
+        for pair in queryset:
+            _run(self, request, str(pair), registration.withdraw_pair, pair=pair, by=request.user)
+
+
+class TableInline(admin.TabularInline):
+    model = Table
+    fields = ("number", "ns_pair", "ew_pair")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = (
+        "__str__",
+        "status",
+        "starts_at",
+        "ends_at",
+        "closed_at",
+        "bye_pair",
+        "rematches",
+    )
+    list_filter = ("status", "tournament")
+    readonly_fields = (
+        "tournament",
+        "number",
+        "status",
+        "starts_at",
+        "ends_at",
+        "closed_at",
+        "bye_pair",
+        "rematches",
+    )
+    inlines = [TableInline]
+    actions = ["rescore"]
+
+    def has_add_permission(self, request):
+        return False
+
+    @admin.action(description=_("Re-score (closed rounds)"))
+    def rescore(self, request, queryset):
+        for r in queryset:
+            _run(self, request, str(r), clock.rescore_round, round=r)
+
+
+@admin.register(Board)
+class BoardAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "round", "dealer", "vulnerability", "datum")
+    list_filter = ("tournament",)
+    readonly_fields = ("tournament", "round", "number", "dealer", "vulnerability", "deal", "datum")
+
+    def has_add_permission(self, request):
+        return False
+
+
+class AdjustForm(forms.Form):
+    ns_adjustment = forms.ChoiceField(label=_("NS"), choices=Adjustment.choices)
+    ew_adjustment = forms.ChoiceField(label=_("EW"), choices=Adjustment.choices)
+    reason = forms.CharField(label=_("Reason"), max_length=500)
+
+
+class BoardResultForm(forms.ModelForm):
+    """Organisers correct a result here; it goes through the same validation and re-scores."""
+
+    result_text = forms.CharField(label=_("result (=, +1, -2)"), required=False)
+
+    class Meta:
+        model = BoardResult
+        fields = ("contract", "declarer", "tricks", "lead", "adjustment_reason")
+
+
+@admin.register(BoardResult)
+class BoardResultAdmin(admin.ModelAdmin):
+    form = BoardResultForm
+    list_display = (
+        "board",
+        "table",
+        "state",
+        "contract",
+        "declarer",
+        "tricks",
+        "ns_score",
+        "ns_adjustment",
+        "ew_adjustment",
+        "disputed",
+        "entered_by",
+        "entered_at",
+    )
+    list_filter = ("state", "disputed", "board__tournament")
+    search_fields = ("board__tournament__name",)
+    list_select_related = ("board__tournament", "table__round", "entered_by")
+    readonly_fields = (
+        "table",
+        "board",
+        "state",
+        "ns_score",
+        "ns_adjustment",
+        "ew_adjustment",
+        "entered_by",
+        "entered_at",
+        "confirmed_by",
+        "confirmed_at",
+        "disputed",
+        "dispute_note",
+        "adjusted_by",
+    )
+    actions = ["adjust"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        data = form.cleaned_data
+        try:
+            results.director_set_result(
+                table=obj.table,
+                board_number=obj.board.number,
+                by=request.user,
+                entry=results.ContractEntry(
+                    contract=data.get("contract") or "",
+                    declarer=data.get("declarer") or "",
+                    tricks=data.get("tricks"),
+                    result=data.get("result_text") or None,
+                    lead=data.get("lead") or "",
+                ),
+                reason=data.get("adjustment_reason") or "",
+            )
+        except ServiceError as error:
+            self.message_user(request, str(error), messages.ERROR)
+
+    @admin.action(description=_("Replace by an adjusted score…"))
+    def adjust(self, request, queryset):
+        if "apply" in request.POST:
+            form = AdjustForm(request.POST)
+            if form.is_valid():
+                for r in queryset.select_related("table", "board"):
+                    _run(
+                        self,
+                        request,
+                        str(r),
+                        results.director_set_result,
+                        table=r.table,
+                        board_number=r.board.number,
+                        by=request.user,
+                        ns_adjustment=form.cleaned_data["ns_adjustment"],
+                        ew_adjustment=form.cleaned_data["ew_adjustment"],
+                        reason=form.cleaned_data["reason"],
+                    )
+                return None
+        else:
+            form = AdjustForm()
+        return render(
+            request,
+            "admin/tournaments/extend_round.html",
+            {
+                "form": form,
+                "queryset": queryset,
+                "action": "adjust",
+                "action_checkbox_name": ACTION_CHECKBOX_NAME,
+                "opts": self.model._meta,
+                "title": _("Replace by an adjusted score"),
+            },
+        )
+
+
+@admin.register(PlayerProfile)
+class PlayerProfileAdmin(admin.ModelAdmin):
+    list_display = ("user", "display_name", "master_points")
+    search_fields = ("user__username", "display_name")
+    readonly_fields = ("master_points",)
+
+
+@admin.register(RankTitle)
+class RankTitleAdmin(admin.ModelAdmin):
+    list_display = ("level", "name_zh", "name_en", "min_master_points")
+    list_editable = ("min_master_points",)
+    ordering = ("level",)
+
+
+@admin.register(MasterPointAward)
+class MasterPointAwardAdmin(admin.ModelAdmin):
+    list_display = ("tournament", "user", "rank", "points", "awarded_at")
+    list_filter = ("tournament",)
+    search_fields = ("user__username",)
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(ClockHeartbeat)
+class ClockHeartbeatAdmin(admin.ModelAdmin):
+    list_display = ("name", "last_tick_at", "last_driver", "ticks", "last_error")
+    readonly_fields = ("name", "last_tick_at", "last_driver", "ticks", "last_error")
+
+    def has_add_permission(self, request):
+        return False
+
+
+admin.site.register(
+    Standing,
+    list_display=("pair", "round", "round_score", "total", "position"),
+    list_filter=("round__tournament",),
+)
+admin.site.register(
+    PairBoardScore, list_display=("pair", "board", "direction", "points", "completed")
+)
+admin.site.site_header = _("Swiss pairs tournament director")
+admin.site.site_title = _("Swiss pairs")

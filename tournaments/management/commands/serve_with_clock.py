@@ -1,0 +1,55 @@
+"""`make run`: the web server and the in-process round clock side by side.
+
+Both run as child processes; Ctrl-C (or SIGTERM) stops them together.
+"""
+
+import signal
+import subprocess
+import sys
+import time
+
+from django.core.management import get_commands
+from django.core.management.base import BaseCommand
+
+
+class Command(BaseCommand):
+    help = "Serve the site with runserver and run the round clock beside it."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", default="8000")
+        parser.add_argument(
+            "--no-demo-players",
+            action="store_true",
+            help="do not start the simulated players of the demo tournament",
+        )
+
+    def handle(self, *args, host, port, no_demo_players, **options):
+        manage = [sys.executable, "manage.py"]
+        commands = [
+            manage + ["run_clock"],
+            manage + ["runserver", "--noreload", f"{host}:{port}"],
+        ]
+        if not no_demo_players and "play_demo" in get_commands():
+            commands.append(manage + ["play_demo"])
+        children = [subprocess.Popen(cmd) for cmd in commands]
+        stopping = False
+
+        def stop(signum, frame):
+            nonlocal stopping
+            stopping = True
+
+        signal.signal(signal.SIGINT, stop)
+        signal.signal(signal.SIGTERM, stop)
+        try:
+            while not stopping and all(child.poll() is None for child in children):
+                time.sleep(0.5)
+        finally:
+            for child in children:
+                if child.poll() is None:
+                    child.send_signal(signal.SIGTERM)
+            for child in children:
+                try:
+                    child.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    child.kill()

@@ -1,0 +1,536 @@
+"""The data model of a Swiss-pairs event (SPEC sections 1–7).
+
+Invariants that matter for fairness are database constraints, not only form checks:
+a player sits in at most one pair per tournament (`PairMember`), one result per table
+and board, one round per number, one table per pair per round.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+import scoring
+
+
+class ScoringMethod(models.TextChoices):
+    MP = "MP", _("Matchpoints")
+    IMP = "IMP", _("Total IMPs (cross-IMPs)")
+    XIMP = "XIMP", _("IMPs against a datum")
+
+
+class UnplayedPolicy(models.TextChoices):
+    NOT_PLAYED = "not_played", _("Not played (no score)")
+    AVG_MINUS = "avg_minus", _("Average minus to both sides")
+    AVG = "avg", _("Average to both sides")
+
+
+class FirstRoundDraw(models.TextChoices):
+    REGISTRATION = "registration", _("Registration order")
+    RANDOM = "random", _("Random draw")
+
+
+class Direction(models.TextChoices):
+    NS = "NS", _("North-South")
+    EW = "EW", _("East-West")
+    BYE = "BYE", _("Bye")
+
+
+class Adjustment(models.TextChoices):
+    AVG_PLUS = "A+", _("Average plus")
+    AVG = "A", _("Average")
+    AVG_MINUS = "A-", _("Average minus")
+
+
+class PlayerProfile(models.Model):
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    display_name = models.CharField(_("display name"), max_length=80, blank=True)
+    master_points = models.DecimalField(
+        _("master points"), max_digits=9, decimal_places=2, default=0
+    )
+
+    class Meta:
+        verbose_name = _("player profile")
+        verbose_name_plural = _("player profiles")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        return self.display_name or self.user.get_username()
+
+
+class RankTitle(models.Model):
+    """One of the twelve master-point titles; thresholds are the organiser's to set."""
+
+    level = models.PositiveSmallIntegerField(_("level"), unique=True)
+    code = models.SlugField(_("code"), max_length=40, unique=True)
+    name_zh = models.CharField(_("Chinese name"), max_length=40)
+    name_en = models.CharField(_("English name"), max_length=60)
+    min_master_points = models.DecimalField(
+        _("minimum master points"), max_digits=9, decimal_places=2
+    )
+
+    class Meta:
+        ordering = ["level"]
+        verbose_name = _("rank title")
+        verbose_name_plural = _("rank titles")
+
+    def __str__(self) -> str:
+        return f"{self.level}. {self.name_zh} / {self.name_en}"
+
+
+class TournamentStatus(models.TextChoices):
+    SCHEDULED = "scheduled", _("Scheduled")
+    RUNNING = "running", _("Running")
+    PAUSED = "paused", _("Paused")
+    FINISHED = "finished", _("Finished")
+
+
+class Tournament(models.Model):
+    name = models.CharField(_("name"), max_length=200)
+    description = models.TextField(_("description"), blank=True)
+    registration_opens_at = models.DateTimeField(_("registration opens at"), default=timezone.now)
+    start_at = models.DateTimeField(_("start time"))
+    rounds = models.PositiveSmallIntegerField(_("rounds"))
+    boards_per_round = models.PositiveSmallIntegerField(_("boards per round"))
+    round_length = models.DurationField(_("round length"), default=timedelta(minutes=28))
+    gap_length = models.DurationField(_("gap between rounds"), default=timedelta(0))
+    scoring_method = models.CharField(
+        _("scoring method"), max_length=4, choices=ScoringMethod.choices, default="IMP"
+    )
+    neuberg = models.BooleanField(_("Neuberg for boards with artificial scores"), default=False)
+    completion_threshold = models.DecimalField(
+        _("completion threshold (%)"), max_digits=5, decimal_places=2, default=70
+    )
+    unplayed_policy = models.CharField(
+        _("unplayed-board policy"),
+        max_length=12,
+        choices=UnplayedPolicy.choices,
+        default=UnplayedPolicy.NOT_PLAYED,
+    )
+    first_round_draw = models.CharField(
+        _("first-round seating"),
+        max_length=12,
+        choices=FirstRoundDraw.choices,
+        default=FirstRoundDraw.REGISTRATION,
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=TournamentStatus.choices, default="scheduled"
+    )
+    paused_at = models.DateTimeField(_("paused at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-start_at", "-id"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        constraints = [
+            models.CheckConstraint(condition=Q(rounds__gte=1), name="tournament_rounds_positive"),
+            models.CheckConstraint(
+                condition=Q(boards_per_round__gte=1) & Q(boards_per_round__lte=36),
+                name="tournament_boards_per_round_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(completion_threshold__gte=0) & Q(completion_threshold__lte=100),
+                name="tournament_threshold_percent",
+            ),
+            models.CheckConstraint(
+                condition=Q(round_length__gt=timedelta(0)), name="tournament_round_length_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def total_boards(self) -> int:
+        return self.rounds * self.boards_per_round
+
+    def board_numbers(self, round_number: int) -> range:
+        first = (round_number - 1) * self.boards_per_round + 1
+        return range(first, first + self.boards_per_round)
+
+    @property
+    def is_ximp(self) -> bool:
+        return self.scoring_method == ScoringMethod.XIMP
+
+    @property
+    def points_unit(self) -> str:
+        return "%" if self.scoring_method == ScoringMethod.MP else "IMP"
+
+
+class PairStatus(models.TextChoices):
+    PENDING = "pending", _("Pending partner's confirmation")
+    CONFIRMED = "confirmed", _("Registered")
+
+
+class Pair(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairs")
+    player1 = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("player proposing"),
+    )
+    player2 = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("partner"),
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=PairStatus.choices, default=PairStatus.PENDING
+    )
+    proposed_at = models.DateTimeField(_("proposed at"), default=timezone.now)
+    confirmed_at = models.DateTimeField(_("registered at"), null=True, blank=True)
+    registration_no = models.PositiveIntegerField(_("registration no."), null=True, blank=True)
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    # Running state, rewritten from PairBoardScore at every round close / re-score.
+    total = models.FloatField(_("total"), default=0.0)
+    boards_completed = models.PositiveIntegerField(_("boards completed"), default=0)
+    # Final results, set when the tournament finishes.
+    completed = models.BooleanField(_("completed the event"), default=False)
+    rank = models.PositiveIntegerField(_("rank"), null=True, blank=True)
+    master_points = models.DecimalField(
+        _("master points"), max_digits=7, decimal_places=2, default=0
+    )
+
+    class Meta:
+        ordering = ["tournament", "registration_no", "id"]
+        verbose_name = _("pair")
+        verbose_name_plural = _("pairs")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "registration_no"], name="pair_unique_registration_no"
+            ),
+            models.CheckConstraint(
+                condition=~Q(player1=models.F("player2")), name="pair_two_different_players"
+            ),
+            models.CheckConstraint(
+                condition=Q(status="pending", registration_no__isnull=True)
+                | Q(status="confirmed", registration_no__isnull=False),
+                name="pair_registration_no_iff_confirmed",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        no = f"#{self.registration_no} " if self.registration_no else ""
+        return f"{no}{self.names}"
+
+    @property
+    def names(self) -> str:
+        return f"{_player_name(self.player1)} – {_player_name(self.player2)}"
+
+    @property
+    def is_withdrawn(self) -> bool:
+        return self.withdrawn_at is not None
+
+
+def _player_name(user) -> str:
+    profile = getattr(user, "profile", None)
+    return profile.name if profile else user.get_username()
+
+
+class PairMember(models.Model):
+    """A player's seat in a pair; the unique key makes double registration impossible."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    pair = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="members")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="pair_memberships"
+    )
+
+    class Meta:
+        verbose_name = _("pair member")
+        verbose_name_plural = _("pair members")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user"], name="pairmember_one_pair_per_tournament"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.pair}"
+
+
+class RoundStatus(models.TextChoices):
+    SCHEDULED = "scheduled", _("Seated, not started")
+    OPEN = "open", _("Open")
+    CLOSED = "closed", _("Closed")
+
+
+class Round(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField(_("round"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=RoundStatus.choices, default=RoundStatus.SCHEDULED
+    )
+    starts_at = models.DateTimeField(_("starts at"))
+    ends_at = models.DateTimeField(_("ends at"))
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    bye_pair = models.ForeignKey(
+        Pair,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("bye"),
+    )
+    rematches = models.PositiveIntegerField(_("unavoidable rematches"), default=0)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_unique_number"),
+            models.CheckConstraint(
+                condition=Q(ends_at__gt=models.F("starts_at")), name="round_ends_after_start"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} · R{self.number}"
+
+
+class Board(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="boards")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="boards")
+    number = models.PositiveSmallIntegerField(_("board"))
+    dealer = models.CharField(_("dealer"), max_length=1)
+    vulnerability = models.CharField(_("vulnerability"), max_length=4)
+    # PBN deal string "N:hand hand hand hand"; hidden from players until the round closes.
+    deal = models.CharField(_("deal"), max_length=80)
+    datum = models.IntegerField(_("datum"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("board")
+        verbose_name_plural = _("boards")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="board_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} · {_('Board')} {self.number}"
+
+
+class Table(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveIntegerField(_("table"))
+    ns_pair = models.ForeignKey(
+        Pair, on_delete=models.PROTECT, related_name="ns_tables", verbose_name=_("NS pair")
+    )
+    ew_pair = models.ForeignKey(
+        Pair, on_delete=models.PROTECT, related_name="ew_tables", verbose_name=_("EW pair")
+    )
+
+    class Meta:
+        ordering = ["round", "number"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="table_unique_number"),
+            models.UniqueConstraint(fields=["round", "ns_pair"], name="table_unique_ns_pair"),
+            models.UniqueConstraint(fields=["round", "ew_pair"], name="table_unique_ew_pair"),
+            models.CheckConstraint(
+                condition=~Q(ns_pair=models.F("ew_pair")), name="table_two_different_pairs"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"R{self.round.number} T{self.number}"
+
+
+class ResultState(models.TextChoices):
+    PLAYED = "played", _("Played")
+    PASSED_OUT = "passed_out", _("Passed out")
+    NOT_PLAYED = "not_played", _("Not played")
+    ADJUSTED = "adjusted", _("Adjusted score")
+
+
+class BoardResult(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="results")
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="results")
+    state = models.CharField(_("state"), max_length=12, choices=ResultState.choices)
+    contract = models.CharField(_("contract"), max_length=8, blank=True)
+    declarer = models.CharField(_("declarer"), max_length=1, blank=True)
+    lead = models.CharField(_("opening lead"), max_length=3, blank=True)
+    tricks = models.PositiveSmallIntegerField(_("tricks"), null=True, blank=True)
+    ns_score = models.IntegerField(_("NS score"), null=True, blank=True)
+    ns_adjustment = models.CharField(
+        _("NS adjustment"), max_length=2, choices=Adjustment.choices, blank=True
+    )
+    ew_adjustment = models.CharField(
+        _("EW adjustment"), max_length=2, choices=Adjustment.choices, blank=True
+    )
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    entered_at = models.DateTimeField(_("entered at"), default=timezone.now)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+    disputed = models.BooleanField(_("disputed"), default=False)
+    dispute_note = models.CharField(_("dispute note"), max_length=500, blank=True)
+    adjusted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    adjustment_reason = models.CharField(_("adjustment reason"), max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["board__number", "table__number"]
+        verbose_name = _("board result")
+        verbose_name_plural = _("board results")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "board"], name="result_one_per_table_board"),
+            models.CheckConstraint(
+                condition=Q(state__in=["played", "passed_out"], ns_score__isnull=False)
+                | Q(state__in=["not_played", "adjusted"], ns_score__isnull=True),
+                name="result_score_iff_played",
+            ),
+            models.CheckConstraint(
+                condition=~Q(state="adjusted") | (~Q(ns_adjustment="") & ~Q(ew_adjustment="")),
+                name="result_adjusted_has_both_sides",
+            ),
+            models.CheckConstraint(
+                condition=Q(tricks__isnull=True) | Q(tricks__lte=13), name="result_tricks_range"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.board} {self.table}: {self.display_contract or self.get_state_display()}"
+
+    @property
+    def completed(self) -> bool:
+        return self.state != ResultState.NOT_PLAYED
+
+    @property
+    def display_contract(self) -> str:
+        if self.state == ResultState.PASSED_OUT:
+            return str(_("Passed out"))
+        if self.state != ResultState.PLAYED or not self.contract:
+            return ""
+        return scoring.parse_contract(self.contract).display()
+
+    @property
+    def result_relative(self) -> str:
+        """'=', '+1', '-2' relative to the contract, as a traveller shows it."""
+        if self.state != ResultState.PLAYED or self.tricks is None:
+            return ""
+        diff = self.tricks - (int(self.contract[0]) + 6)
+        return "=" if diff == 0 else f"{diff:+d}"
+
+    def scoring_entry(self) -> int | tuple[str, str] | None:
+        """This result as the scoring engine takes it; None when it takes no part."""
+        if self.state in (ResultState.PLAYED, ResultState.PASSED_OUT):
+            return self.ns_score
+        if self.state == ResultState.ADJUSTED:
+            return (self.ns_adjustment, self.ew_adjustment)
+        return None
+
+
+class PairBoardScore(models.Model):
+    """A pair's score on one board: % for MP, IMPs otherwise; rewritten at every scoring."""
+
+    pair = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="board_scores")
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="pair_scores")
+    result = models.ForeignKey(
+        BoardResult, null=True, blank=True, on_delete=models.CASCADE, related_name="pair_scores"
+    )
+    direction = models.CharField(_("direction"), max_length=3, choices=Direction.choices)
+    points = models.FloatField(_("points"), null=True, blank=True)
+    completed = models.BooleanField(_("completed"), default=True)
+
+    class Meta:
+        ordering = ["board__number"]
+        verbose_name = _("pair board score")
+        verbose_name_plural = _("pair board scores")
+        constraints = [
+            models.UniqueConstraint(fields=["pair", "board"], name="pairboardscore_unique"),
+            models.CheckConstraint(
+                condition=Q(completed=False, points__isnull=True)
+                | Q(completed=True, points__isnull=False),
+                name="pairboardscore_points_iff_completed",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pair} · {self.board.number}: {self.points}"
+
+
+class Standing(models.Model):
+    """A pair's running total and position after a closed round (pair page, chart)."""
+
+    pair = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="standings")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="standings")
+    round_score = models.FloatField(_("round score"), null=True, blank=True)
+    total = models.FloatField(_("running total"))
+    boards_completed = models.PositiveIntegerField(_("boards completed"))
+    position = models.PositiveIntegerField(_("position"))
+
+    class Meta:
+        ordering = ["round__number", "position"]
+        verbose_name = _("standing")
+        verbose_name_plural = _("standings")
+        constraints = [
+            models.UniqueConstraint(fields=["pair", "round"], name="standing_unique_pair_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pair} after R{self.round.number}: {self.total} ({self.position})"
+
+
+class MasterPointAward(models.Model):
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="master_point_awards"
+    )
+    pair = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="awards")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="master_point_awards"
+    )
+    rank = models.PositiveIntegerField(_("rank"))
+    points = models.DecimalField(_("master points"), max_digits=7, decimal_places=2)
+    awarded_at = models.DateTimeField(_("awarded at"), default=timezone.now)
+
+    class Meta:
+        ordering = ["tournament", "rank"]
+        verbose_name = _("master-point award")
+        verbose_name_plural = _("master-point awards")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="award_once_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.points} ({self.tournament}, rank {self.rank})"
+
+
+class ClockHeartbeat(models.Model):
+    """When the round clock last ticked, so admin can show a stalled clock."""
+
+    name = models.CharField(max_length=40, primary_key=True, default="clock")
+    last_tick_at = models.DateTimeField(null=True, blank=True)
+    last_driver = models.CharField(max_length=40, blank=True)
+    last_error = models.TextField(blank=True)
+    ticks = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("clock heartbeat")
+        verbose_name_plural = _("clock heartbeat")
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.last_tick_at}"

@@ -1,0 +1,270 @@
+"""Scoring a round's boards across the field, running totals, standings, final results.
+
+All of it is rewritten from the stored results every time, so re-scoring is
+idempotent: the same results always give the same scores, totals and ranks. Work is
+done in bulk (a handful of queries per round whatever the field size), and the
+arithmetic is the pure `scoring` package.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import datetime
+from decimal import Decimal
+
+from django.db import connection
+from django.db.models import Count, Q, Sum
+
+import scoring
+
+from ..models import (
+    Board,
+    BoardResult,
+    Direction,
+    MasterPointAward,
+    Pair,
+    PairBoardScore,
+    PairStatus,
+    PlayerProfile,
+    RankTitle,
+    ResultState,
+    Round,
+    ScoringMethod,
+    Standing,
+    Tournament,
+)
+
+AVERAGE = {ScoringMethod.MP: 50.0, ScoringMethod.IMP: 0.0, ScoringMethod.XIMP: 0.0}
+
+
+def score_round(*, round: Round) -> None:
+    """Score every board of `round` across the field and store each pair's board scores."""
+    tournament = round.tournament
+    method = tournament.scoring_method
+    boards = list(Board.objects.filter(round=round).only("id", "number"))
+    rows = BoardResult.objects.filter(board__round=round).values_list(
+        "id",
+        "board_id",
+        "state",
+        "ns_score",
+        "ns_adjustment",
+        "ew_adjustment",
+        "table__ns_pair_id",
+        "table__ew_pair_id",
+    )
+    by_board: dict[int, list[tuple]] = defaultdict(list)
+    for row in rows:
+        by_board[row[1]].append(row)
+
+    PairBoardScore.objects.filter(board__round=round).delete()
+    new_scores: list[PairBoardScore] = []
+    datum_updates: list[Board] = []
+    for board in boards:
+        scored, unscored = [], []
+        for row in by_board.get(board.id, ()):
+            result_id, _, state, ns_score, ns_adj, ew_adj, ns_pair, ew_pair = row
+            if state in (ResultState.PLAYED, ResultState.PASSED_OUT):
+                scored.append((row, ns_score))
+            elif state == ResultState.ADJUSTED:
+                scored.append((row, (ns_adj, ew_adj)))
+            else:
+                unscored.append(row)
+        datum = None
+        if scored:
+            result = scoring.score_board(
+                method, [entry for _, entry in scored], neuberg=tournament.neuberg
+            )
+            datum = result.datum
+            for (row, _), ns_points, ew_points in zip(
+                scored, result.ns_points, result.ew_points, strict=True
+            ):
+                new_scores.append(_pair_score(row[6], board.id, row[0], Direction.NS, ns_points))
+                new_scores.append(_pair_score(row[7], board.id, row[0], Direction.EW, ew_points))
+        for row in unscored:
+            new_scores.append(_pair_score(row[6], board.id, row[0], Direction.NS, None))
+            new_scores.append(_pair_score(row[7], board.id, row[0], Direction.EW, None))
+        if round.bye_pair_id:
+            # A bye's boards count as completed and score average (SPEC 4).
+            new_scores.append(
+                _pair_score(round.bye_pair_id, board.id, None, Direction.BYE, AVERAGE[method])
+            )
+        board.datum = datum
+        datum_updates.append(board)
+    PairBoardScore.objects.bulk_create(new_scores, batch_size=5000)
+    if tournament.scoring_method == ScoringMethod.XIMP:
+        Board.objects.bulk_update(datum_updates, ["datum"], batch_size=1000)
+
+
+def _pair_score(pair_id, board_id, result_id, direction, points) -> PairBoardScore:
+    return PairBoardScore(
+        pair_id=pair_id,
+        board_id=board_id,
+        result_id=result_id,
+        direction=direction,
+        points=points,
+        completed=points is not None,
+    )
+
+
+def _standings_rows(tournament: Tournament, upto_round: int | None = None):
+    """(pair_id, registration_no, total, boards_completed) for every registered pair."""
+    score_filter = Q(board_scores__completed=True)
+    if upto_round is not None:
+        score_filter &= Q(board_scores__board__round__number__lte=upto_round)
+    pairs = (
+        Pair.objects.filter(tournament=tournament, status=PairStatus.CONFIRMED)
+        .annotate(
+            points_sum=Sum("board_scores__points", filter=score_filter),
+            completed_count=Count("board_scores", filter=score_filter),
+        )
+        .values_list("id", "registration_no", "points_sum", "completed_count")
+    )
+    rows = []
+    for pair_id, reg_no, points_sum, count in pairs:
+        points_sum = points_sum or 0.0
+        if tournament.scoring_method == ScoringMethod.MP:
+            total = points_sum / count if count else 0.0
+        else:
+            total = points_sum
+        rows.append((pair_id, reg_no, round_total(total), count))
+    return rows
+
+
+def round_total(value: float) -> float:
+    # Totals are shown to two decimals; rounding here keeps ties exact (e.g. 1/3 + 2/3).
+    return round(value, 6)
+
+
+def standings_order_key(row) -> tuple:
+    _pair_id, reg_no, total, boards_completed = row
+    return (-total, -boards_completed, reg_no)
+
+
+def update_totals(*, tournament: Tournament) -> list[tuple]:
+    """Rewrite every pair's running total and boards completed from its board scores."""
+    rows = _standings_rows(tournament)
+    _bulk_set_pair_totals(rows)
+    return rows
+
+
+def _bulk_set_pair_totals(rows) -> None:
+    if not rows:
+        return
+    if connection.vendor == "postgresql":
+        # One UPDATE … FROM (VALUES …) instead of a CASE per row: the bell at 2,000 pairs.
+        values = ",".join(["(%s::bigint, %s::double precision, %s::integer)"] * len(rows))
+        params = []
+        for pair_id, _reg, total, count in rows:
+            params += [pair_id, total, count]
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {Pair._meta.db_table} AS p SET total = v.total, "
+                f"boards_completed = v.done FROM (VALUES {values}) AS v(id, total, done) "
+                "WHERE p.id = v.id",
+                params,
+            )
+        return
+    pairs = [Pair(id=r[0], total=r[2], boards_completed=r[3]) for r in rows]
+    Pair.objects.bulk_update(pairs, ["total", "boards_completed"], batch_size=500)
+
+
+def record_standings(*, round: Round) -> None:
+    """Store each pair's total and position after `round` (the pair page's history)."""
+    tournament = round.tournament
+    rows = _standings_rows(tournament, upto_round=round.number)
+    round_points = _round_scores(round)
+    Standing.objects.filter(round=round).delete()
+    standings = [
+        Standing(
+            pair_id=pair_id,
+            round=round,
+            round_score=round_points.get(pair_id),
+            total=total,
+            boards_completed=count,
+            position=position,
+        )
+        for position, (pair_id, _reg, total, count) in enumerate(
+            sorted(rows, key=standings_order_key), start=1
+        )
+    ]
+    Standing.objects.bulk_create(standings, batch_size=5000)
+
+
+def _round_scores(round: Round) -> dict[int, float]:
+    points: dict[int, list[float]] = defaultdict(list)
+    for pair_id, value in PairBoardScore.objects.filter(
+        board__round=round, completed=True
+    ).values_list("pair_id", "points"):
+        points[pair_id].append(value)
+    method = round.tournament.scoring_method
+    return {pid: round_total(scoring.running_total(method, pts)) for pid, pts in points.items()}
+
+
+def finalize_results(*, tournament: Tournament, now: datetime) -> None:
+    """Completion, ranking and master points (SPEC 6, 7); safe to run again after a re-score."""
+    rows = update_totals(tournament=tournament)
+    ranked = scoring.rank_pairs(
+        [
+            scoring.PairTotal(
+                pair_id=pair_id, total=total, boards_completed=count, registration_no=reg
+            )
+            for pair_id, reg, total, count in rows
+        ],
+        total_boards=tournament.total_boards,
+        threshold=float(tournament.completion_threshold) / 100.0,
+    )
+    pairs = {p.id: p for p in Pair.objects.filter(tournament=tournament, status="confirmed")}
+    for entry in ranked:
+        pair = pairs[entry.pair_id]
+        pair.completed = entry.completed
+        pair.rank = entry.rank
+        pair.master_points = Decimal(entry.master_points)
+    Pair.objects.bulk_update(
+        list(pairs.values()), ["completed", "rank", "master_points"], batch_size=1000
+    )
+
+    previous_users = set(
+        MasterPointAward.objects.filter(tournament=tournament).values_list("user_id", flat=True)
+    )
+    MasterPointAward.objects.filter(tournament=tournament).delete()
+    awards = []
+    for entry in ranked:
+        if entry.master_points <= 0:
+            continue
+        pair = pairs[entry.pair_id]
+        for user_id in (pair.player1_id, pair.player2_id):
+            awards.append(
+                MasterPointAward(
+                    tournament=tournament,
+                    pair=pair,
+                    user_id=user_id,
+                    rank=entry.rank,
+                    points=Decimal(entry.master_points),
+                    awarded_at=now,
+                )
+            )
+    MasterPointAward.objects.bulk_create(awards)
+    refresh_master_point_totals(user_ids=previous_users | {a.user_id for a in awards})
+
+
+def refresh_master_point_totals(*, user_ids) -> None:
+    """Each player's master-point total is the sum of their awards (idempotent)."""
+    totals = dict(
+        MasterPointAward.objects.filter(user_id__in=user_ids)
+        .values("user_id")
+        .annotate(total=Sum("points"))
+        .values_list("user_id", "total")
+    )
+    profiles = list(PlayerProfile.objects.filter(user_id__in=user_ids))
+    for profile in profiles:
+        profile.master_points = totals.get(profile.user_id) or Decimal(0)
+    PlayerProfile.objects.bulk_update(profiles, ["master_points"], batch_size=1000)
+
+
+def title_for(master_points) -> RankTitle | None:
+    """The highest rank title whose threshold the total reaches."""
+    return (
+        RankTitle.objects.filter(min_master_points__lte=master_points)
+        .order_by("-min_master_points", "-level")
+        .first()
+    )

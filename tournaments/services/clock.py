@@ -1,0 +1,427 @@
+"""The round clock (SPEC 3): start, open, cut off, score, re-seat and finish — exactly once.
+
+`advance(now=…)` moves every tournament to where the clock says it should be. Each
+transition is one durable transaction that holds the tournament's row lock, claimed
+with SKIP LOCKED so that several workers ticking at once never do the same work
+twice; the state each transition checks (tournament status, round status, the
+unique round number) makes a repeated tick a no-op. A worker that dies mid-transition
+rolls the whole transaction back and the next tick does it again from the start.
+
+Organiser actions (start now, close now, extend, pause/resume, re-score) take the
+same lock without SKIP LOCKED and go through the same functions.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import pairing
+import scoring
+
+from ..deals import generate_deal
+from ..errors import ClockError
+from ..models import (
+    Board,
+    BoardResult,
+    ClockHeartbeat,
+    FirstRoundDraw,
+    Pair,
+    PairStatus,
+    ResultState,
+    Round,
+    RoundStatus,
+    Table,
+    Tournament,
+    TournamentStatus,
+    UnplayedPolicy,
+)
+from . import board_scoring
+
+logger = logging.getLogger(__name__)
+
+# A tick this late after a scheduled bell still keeps the timetable (rounds start on the
+# minute); a clock that stalled longer starts the next round from when it woke up.
+SCHEDULE_TOLERANCE = timedelta(seconds=60)
+
+CUTOFF = {
+    UnplayedPolicy.AVG_MINUS: ("A-", "A-"),
+    UnplayedPolicy.AVG: ("A", "A"),
+}
+
+
+@dataclass
+class AdvanceReport:
+    events: list[str] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.events)
+
+
+def advance(*, now: datetime | None = None, driver: str = "") -> AdvanceReport:
+    """Advance every due tournament; safe to call from any number of workers at once."""
+    now = now or timezone.now()
+    report = AdvanceReport()
+    errors = []
+    for tournament_id in due_tournament_ids(now=now):
+        try:
+            report.events += advance_tournament(tournament_id=tournament_id, now=now)
+        except Exception as error:
+            # One broken tournament must not stop the clock for the others; its
+            # transaction rolled back, so the next tick tries the same step again.
+            logger.exception("clock: tournament %s could not advance", tournament_id)
+            errors.append(f"tournament {tournament_id}: {error!r}")
+    _heartbeat(now=now, driver=driver, error="\n".join(errors))
+    return report
+
+
+def due_tournament_ids(*, now: datetime) -> list[int]:
+    running = Q(status=TournamentStatus.RUNNING) & (
+        Q(round_set__status=RoundStatus.OPEN, round_set__ends_at__lte=now)
+        | Q(round_set__status=RoundStatus.SCHEDULED, round_set__starts_at__lte=now)
+    )
+    starting = Q(status=TournamentStatus.SCHEDULED, start_at__lte=now)
+    return list(
+        Tournament.objects.filter(running | starting)
+        .values_list("id", flat=True)
+        .distinct()
+        .order_by("id")
+    )
+
+
+def advance_tournament(*, tournament_id: int, now: datetime) -> list[str]:
+    events: list[str] = []
+    # Each step is its own transaction; a tournament is never more than a few steps
+    # behind (start, open, close+seat), the bound only guards against a logic loop.
+    for _step in range(10):
+        with transaction.atomic(durable=True):
+            tournament = (
+                Tournament.objects.select_for_update(skip_locked=True)
+                .filter(pk=tournament_id)
+                .first()
+            )
+            if tournament is None:  # another worker holds it and will do the work
+                break
+            event = _next_transition(tournament, now)
+        if event is None:
+            break
+        events.append(event)
+        logger.info("clock: %s", event)
+    return events
+
+
+def _next_transition(tournament: Tournament, now: datetime) -> str | None:
+    if tournament.status == TournamentStatus.SCHEDULED:
+        if tournament.start_at > now:
+            return None
+        if _active_pairs(tournament).count() < 2:
+            return None  # nothing to play yet; the organiser sees it in admin
+        return _start(tournament, now)
+    if tournament.status != TournamentStatus.RUNNING:
+        return None
+    current = _current_round(tournament, lock=True)
+    if current is None:
+        return None
+    if current.status == RoundStatus.SCHEDULED and current.starts_at <= now:
+        current.status = RoundStatus.OPEN
+        current.save(update_fields=["status"])
+        return f"{tournament.name}: round {current.number} opened"
+    if current.status == RoundStatus.OPEN and current.ends_at <= now:
+        return _close(tournament, current, now, bell=current.ends_at)
+    return None
+
+
+def _current_round(tournament: Tournament, *, lock: bool = False) -> Round | None:
+    rounds = Round.objects.filter(tournament=tournament).order_by("-number")
+    if lock:
+        rounds = rounds.select_for_update()
+    return rounds.first()
+
+
+def _active_pairs(tournament: Tournament):
+    return Pair.objects.filter(
+        tournament=tournament, status=PairStatus.CONFIRMED, withdrawn_at__isnull=True
+    )
+
+
+def _on_schedule(scheduled: datetime, now: datetime) -> datetime:
+    return scheduled if now - scheduled <= SCHEDULE_TOLERANCE else now
+
+
+def _start(tournament: Tournament, now: datetime) -> str:
+    """Close registration, seat round 1 by registration order (or a random draw) and open it."""
+    # Proposals still waiting for the partner lapse when play starts.
+    Pair.objects.filter(tournament=tournament, status=PairStatus.PENDING).delete()
+    states = [
+        pairing.PairState(pair_id=pid, registration_no=reg)
+        for pid, reg in _active_pairs(tournament)
+        .order_by("registration_no")
+        .values_list("id", "registration_no")
+    ]
+    seating = pairing.seat_first_round(
+        states, random_draw=tournament.first_round_draw == FirstRoundDraw.RANDOM
+    )
+    starts_at = _on_schedule(tournament.start_at, now)
+    tournament.status = TournamentStatus.RUNNING
+    tournament.save(update_fields=["status"])
+    _create_round(tournament, 1, starts_at, seating, now)
+    return f"{tournament.name}: started, round 1 seated ({len(seating.tables)} tables)"
+
+
+def _create_round(
+    tournament: Tournament, number: int, starts_at: datetime, seating, now: datetime
+) -> Round:
+    round = Round.objects.create(
+        tournament=tournament,
+        number=number,
+        status=RoundStatus.OPEN if starts_at <= now else RoundStatus.SCHEDULED,
+        starts_at=starts_at,
+        ends_at=starts_at + tournament.round_length,
+        bye_pair_id=seating.bye,
+        rematches=seating.rematches,
+    )
+    Board.objects.bulk_create(
+        [
+            Board(
+                tournament=tournament,
+                round=round,
+                number=n,
+                dealer=scoring.board_dealer(n),
+                vulnerability=scoring.board_vulnerability(n),
+                deal=generate_deal(),
+            )
+            for n in tournament.board_numbers(number)
+        ]
+    )
+    Table.objects.bulk_create(
+        [
+            Table(round=round, number=t.number, ns_pair_id=t.ns, ew_pair_id=t.ew)
+            for t in seating.tables
+        ],
+        batch_size=5000,
+    )
+    return round
+
+
+def _close(tournament: Tournament, round: Round, now: datetime, *, bell: datetime) -> str:
+    """The bell: cut off, score, total, then seat the next round or publish the results."""
+    _cut_off_unplayed(tournament, round, now)
+    round.status = RoundStatus.CLOSED
+    round.closed_at = now
+    round.save(update_fields=["status", "closed_at"])
+    board_scoring.score_round(round=round)
+    board_scoring.update_totals(tournament=tournament)
+    board_scoring.record_standings(round=round)
+    if round.number >= tournament.rounds:
+        board_scoring.finalize_results(tournament=tournament, now=now)
+        tournament.status = TournamentStatus.FINISHED
+        tournament.finished_at = now
+        tournament.save(update_fields=["status", "finished_at"])
+        return f"{tournament.name}: round {round.number} closed, results published"
+    next_start = _on_schedule(bell, now) + tournament.gap_length
+    seating = _seat_next_round(tournament)
+    _create_round(tournament, round.number + 1, next_start, seating, now)
+    return f"{tournament.name}: round {round.number} closed, round {round.number + 1} seated"
+
+
+def _cut_off_unplayed(tournament: Tournament, round: Round, now: datetime) -> int:
+    tables = list(Table.objects.filter(round=round).values_list("id", flat=True))
+    boards = list(Board.objects.filter(round=round).values_list("id", flat=True))
+    done = set(BoardResult.objects.filter(board__round=round).values_list("table_id", "board_id"))
+    adjustment = CUTOFF.get(tournament.unplayed_policy)
+    missing = [
+        BoardResult(
+            table_id=table_id,
+            board_id=board_id,
+            state=ResultState.ADJUSTED if adjustment else ResultState.NOT_PLAYED,
+            ns_adjustment=adjustment[0] if adjustment else "",
+            ew_adjustment=adjustment[1] if adjustment else "",
+            adjustment_reason=_("Cut off at the bell") if adjustment else "",
+            entered_at=now,
+        )
+        for table_id in tables
+        for board_id in boards
+        if (table_id, board_id) not in done
+    ]
+    BoardResult.objects.bulk_create(missing, batch_size=5000)
+    return len(missing)
+
+
+def pair_states(tournament: Tournament) -> list[pairing.PairState]:
+    """Everything the seating engine needs, from four queries whatever the field size."""
+    opponents: dict[int, set[int]] = {}
+    ns_count: dict[int, int] = {}
+    ew_count: dict[int, int] = {}
+    for ns, ew in Table.objects.filter(round__tournament=tournament).values_list(
+        "ns_pair_id", "ew_pair_id"
+    ):
+        opponents.setdefault(ns, set()).add(ew)
+        opponents.setdefault(ew, set()).add(ns)
+        ns_count[ns] = ns_count.get(ns, 0) + 1
+        ew_count[ew] = ew_count.get(ew, 0) + 1
+    byes: dict[int, int] = {}
+    for pair_id in Round.objects.filter(tournament=tournament, bye_pair__isnull=False).values_list(
+        "bye_pair_id", flat=True
+    ):
+        byes[pair_id] = byes.get(pair_id, 0) + 1
+    return [
+        pairing.PairState(
+            pair_id=pid,
+            registration_no=reg,
+            score=total,
+            boards_completed=done,
+            opponents=frozenset(opponents.get(pid, ())),
+            byes=byes.get(pid, 0),
+            ns_count=ns_count.get(pid, 0),
+            ew_count=ew_count.get(pid, 0),
+        )
+        for pid, reg, total, done in _active_pairs(tournament).values_list(
+            "id", "registration_no", "total", "boards_completed"
+        )
+    ]
+
+
+def _seat_next_round(tournament: Tournament):
+    states = pair_states(tournament)
+    if len(states) < 2:
+        # Everyone else withdrew: a lone pair has nobody to play; it sits out.
+        return pairing.Seating(
+            tables=[], bye=states[0].pair_id if states else None, rematches=0, cost=0.0
+        )
+    return pairing.seat_round(states)
+
+
+def _heartbeat(*, now: datetime, driver: str, error: str = "") -> None:
+    updated = ClockHeartbeat.objects.filter(name="clock").update(
+        last_tick_at=now, last_driver=driver[:40], last_error=error, ticks=F("ticks") + 1
+    )
+    if not updated:
+        ClockHeartbeat.objects.get_or_create(
+            name="clock",
+            defaults={
+                "last_tick_at": now,
+                "last_driver": driver[:40],
+                "last_error": error,
+                "ticks": 1,
+            },
+        )
+
+
+# --- Organiser actions -----------------------------------------------------------------
+
+
+def _lock(tournament_id: int) -> Tournament:
+    return Tournament.objects.select_for_update().get(pk=tournament_id)
+
+
+def start_now(*, tournament: Tournament, now: datetime | None = None) -> list[str]:
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = _lock(tournament.pk)
+        if tournament.status != TournamentStatus.SCHEDULED:
+            raise ClockError(_("%(t)s has already started.") % {"t": tournament.name})
+        if _active_pairs(tournament).count() < 2:
+            raise ClockError(_("A tournament needs at least two registered pairs to start."))
+        tournament.start_at = now
+        tournament.save(update_fields=["start_at"])
+    return advance_tournament(tournament_id=tournament.pk, now=now)
+
+
+def close_round_now(*, tournament: Tournament, now: datetime | None = None) -> str:
+    """The director closes the open round early (e.g. every table has finished)."""
+    now = now or timezone.now()
+    with transaction.atomic(durable=True):
+        tournament = _lock(tournament.pk)
+        if tournament.status not in (TournamentStatus.RUNNING, TournamentStatus.PAUSED):
+            raise ClockError(_("%(t)s has no round in play.") % {"t": tournament.name})
+        current = _current_round(tournament, lock=True)
+        if current is None or current.status != RoundStatus.OPEN:
+            raise ClockError(_("There is no open round to close."))
+        if tournament.status == TournamentStatus.PAUSED:
+            _resume(tournament, now)
+        return _close(tournament, current, now, bell=now)
+
+
+def extend_round(*, tournament: Tournament, minutes: float, now: datetime | None = None) -> Round:
+    now = now or timezone.now()
+    if not minutes or minutes <= 0 or minutes > 24 * 60:
+        raise ClockError(_("Extend by a positive number of minutes (at most a day)."))
+    with transaction.atomic():
+        tournament = _lock(tournament.pk)
+        current = _current_round(tournament, lock=True)
+        if current is None or current.status == RoundStatus.CLOSED:
+            raise ClockError(_("There is no round in play to extend."))
+        if current.status == RoundStatus.OPEN and current.ends_at <= now:
+            raise ClockError(_("Round %(n)s has already reached its bell.") % {"n": current.number})
+        current.ends_at += timedelta(minutes=minutes)
+        current.save(update_fields=["ends_at"])
+        return current
+
+
+def pause(*, tournament: Tournament, now: datetime | None = None) -> Tournament:
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = _lock(tournament.pk)
+        if tournament.status not in (TournamentStatus.SCHEDULED, TournamentStatus.RUNNING):
+            raise ClockError(_("Only a scheduled or running tournament can be paused."))
+        tournament.paused_at = now
+        tournament.status = TournamentStatus.PAUSED
+        tournament.save(update_fields=["paused_at", "status"])
+        return tournament
+
+
+def resume(*, tournament: Tournament, now: datetime | None = None) -> Tournament:
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = _lock(tournament.pk)
+        if tournament.status != TournamentStatus.PAUSED:
+            raise ClockError(_("%(t)s is not paused.") % {"t": tournament.name})
+        _resume(tournament, now)
+        return tournament
+
+
+def _resume(tournament: Tournament, now: datetime) -> None:
+    """Every deadline still ahead moves by the length of the pause."""
+    paused_for = now - tournament.paused_at
+    current = _current_round(tournament, lock=True)
+    if current is None:
+        tournament.status = TournamentStatus.SCHEDULED
+        if tournament.start_at > tournament.paused_at:
+            tournament.start_at += paused_for
+    else:
+        tournament.status = TournamentStatus.RUNNING
+        if current.status != RoundStatus.CLOSED:
+            if current.starts_at > tournament.paused_at:
+                current.starts_at += paused_for
+            current.ends_at += paused_for
+            current.save(update_fields=["starts_at", "ends_at"])
+    tournament.paused_at = None
+    tournament.save(update_fields=["status", "start_at", "paused_at"])
+
+
+def rescore_round(*, round: Round, now: datetime | None = None) -> None:
+    """Score a closed round again from its stored results.
+
+    Totals and the standings of this and later rounds are recomputed; seatings already
+    made stay as they are; final results and master points follow if the event is over.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = _lock(round.tournament_id)
+        round = Round.objects.select_related("tournament").get(pk=round.pk)
+        if round.status != RoundStatus.CLOSED:
+            raise ClockError(_("Only a closed round can be re-scored."))
+        board_scoring.score_round(round=round)
+        board_scoring.update_totals(tournament=tournament)
+        for later in Round.objects.filter(
+            tournament=tournament, number__gte=round.number, status=RoundStatus.CLOSED
+        ).select_related("tournament"):
+            board_scoring.record_standings(round=later)
+        if tournament.status == TournamentStatus.FINISHED:
+            board_scoring.finalize_results(tournament=tournament, now=now)

@@ -1,0 +1,175 @@
+"""Registration (SPEC 1): propose a pair, partner confirms, cancel, withdraw.
+
+Every function refuses bad input with a `RegistrationError` and leaves the database
+as it was; the "one pair per player per tournament" rule is the `PairMember` unique
+constraint, so two racing requests cannot both succeed.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ..errors import NotAllowed, RegistrationError
+from ..models import Pair, PairMember, PairStatus, Tournament, TournamentStatus
+
+User = get_user_model()
+
+
+def registration_problem(tournament: Tournament, now: datetime) -> str | None:
+    """Why registration is not open right now, or None when it is."""
+    if tournament.status != TournamentStatus.SCHEDULED or tournament.round_set.exists():
+        return _("Registration for %(t)s is closed: the tournament has started.") % {
+            "t": tournament.name
+        }
+    if now < tournament.registration_opens_at:
+        local = timezone.localtime(tournament.registration_opens_at)
+        return _("Registration for %(t)s opens at %(when)s.") % {
+            "t": tournament.name,
+            "when": local.strftime("%Y-%m-%d %H:%M"),
+        }
+    return None
+
+
+def _find_player(username: str) -> User:
+    username = (username or "").strip()
+    if not username:
+        raise RegistrationError(_("Name your partner by their username."))
+    try:
+        return User.objects.get(username__iexact=username, is_active=True)
+    except User.DoesNotExist:
+        raise RegistrationError(_("There is no player called “%(u)s”.") % {"u": username}) from None
+
+
+def _lock_tournament(tournament_id: int) -> Tournament:
+    return Tournament.objects.select_for_update().get(pk=tournament_id)
+
+
+def _already_in_pair_message(tournament: Tournament, users: list) -> str:
+    taken = PairMember.objects.filter(tournament=tournament, user__in=users).select_related("user")
+    names = ", ".join(sorted(m.user.get_username() for m in taken)) or "?"
+    return _("%(names)s already in a pair in this tournament.") % {"names": names}
+
+
+def _create_pair(*, tournament: Tournament, player1, player2, now: datetime, confirmed: bool):
+    if player1.pk == player2.pk:
+        raise RegistrationError(_("A pair is two different players."))
+    try:
+        with transaction.atomic():
+            pair = Pair(tournament=tournament, player1=player1, player2=player2, proposed_at=now)
+            if confirmed:
+                pair.status = PairStatus.CONFIRMED
+                pair.confirmed_at = now
+                pair.registration_no = _next_registration_no(tournament)
+            pair.save()
+            PairMember.objects.bulk_create(
+                [
+                    PairMember(tournament=tournament, pair=pair, user=player1),
+                    PairMember(tournament=tournament, pair=pair, user=player2),
+                ]
+            )
+    except IntegrityError:
+        raise RegistrationError(_already_in_pair_message(tournament, [player1, player2])) from None
+    return pair
+
+
+def _next_registration_no(tournament: Tournament) -> int:
+    # Called with the tournament row locked, so numbers are handed out one at a time.
+    top = tournament.pairs.aggregate(top=Max("registration_no"))["top"] or 0
+    return top + 1
+
+
+def propose_pair(
+    *, tournament: Tournament, proposer, partner_username: str, now: datetime | None = None
+) -> Pair:
+    """The proposer names a partner; the pair is pending until the partner confirms."""
+    now = now or timezone.now()
+    partner = _find_player(partner_username)
+    with transaction.atomic():
+        tournament = _lock_tournament(tournament.pk)
+        problem = registration_problem(tournament, now)
+        if problem:
+            raise RegistrationError(problem)
+        return _create_pair(
+            tournament=tournament, player1=proposer, player2=partner, now=now, confirmed=False
+        )
+
+
+def confirm_pair(*, pair: Pair, user, now: datetime | None = None) -> Pair:
+    """The named partner confirms; the pair gets the next registration number."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = _lock_tournament(pair.tournament_id)
+        pair = Pair.objects.select_for_update().get(pk=pair.pk)
+        if pair.player2_id != user.pk:
+            raise NotAllowed(_("Only the invited partner can confirm this pair."))
+        if pair.status == PairStatus.CONFIRMED:
+            raise RegistrationError(_("This pair is already registered."))
+        problem = registration_problem(tournament, now)
+        if problem:
+            raise RegistrationError(problem)
+        pair.status = PairStatus.CONFIRMED
+        pair.confirmed_at = now
+        pair.registration_no = _next_registration_no(tournament)
+        pair.save(update_fields=["status", "confirmed_at", "registration_no"])
+        return pair
+
+
+def cancel_pair(*, pair: Pair, user) -> None:
+    """Either player cancels a pending proposal; both become free to pair again."""
+    with transaction.atomic():
+        try:
+            pair = Pair.objects.select_for_update().get(pk=pair.pk)
+        except Pair.DoesNotExist:
+            raise RegistrationError(_("This proposal no longer exists.")) from None
+        if user.pk not in (pair.player1_id, pair.player2_id):
+            raise NotAllowed(_("Only the two players can cancel this proposal."))
+        if pair.status != PairStatus.PENDING:
+            raise RegistrationError(
+                _("This pair is already registered; withdraw it instead of cancelling.")
+            )
+        pair.delete()
+
+
+def register_pair(
+    *, tournament: Tournament, usernames: list[str], now: datetime | None = None
+) -> Pair:
+    """An organiser registers a confirmed pair directly (admin, API, simulation)."""
+    now = now or timezone.now()
+    if len(usernames) != 2:
+        raise RegistrationError(_("A pair is exactly two players."))
+    player1, player2 = (_find_player(u) for u in usernames)
+    with transaction.atomic():
+        tournament = _lock_tournament(tournament.pk)
+        if tournament.status != TournamentStatus.SCHEDULED or tournament.round_set.exists():
+            raise RegistrationError(registration_problem(tournament, now))
+        return _create_pair(
+            tournament=tournament, player1=player1, player2=player2, now=now, confirmed=True
+        )
+
+
+def withdraw_pair(*, pair: Pair, by, now: datetime | None = None) -> Pair:
+    """The pair (or an organiser) withdraws: not seated from the next seating on.
+
+    It keeps its scores so far and stays in the results (SPEC 1, 弃权).
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        _lock_tournament(pair.tournament_id)
+        pair = Pair.objects.select_for_update().select_related("tournament").get(pk=pair.pk)
+        if not (by.is_staff or by.pk in (pair.player1_id, pair.player2_id)):
+            raise NotAllowed(_("Only the pair's players or an organiser can withdraw it."))
+        if pair.status != PairStatus.CONFIRMED:
+            raise RegistrationError(_("Only a registered pair can withdraw."))
+        if pair.withdrawn_at is not None:
+            raise RegistrationError(_("This pair has already withdrawn."))
+        if pair.tournament.status == TournamentStatus.FINISHED:
+            raise RegistrationError(_("The tournament is over; nothing to withdraw from."))
+        pair.withdrawn_at = now
+        pair.save(update_fields=["withdrawn_at"])
+        return pair

@@ -1,0 +1,313 @@
+"""Entering, confirming, disputing and adjusting board results (SPEC 3, 5.4).
+
+The cut-off race: a submission holds a shared lock on its round's row while it checks
+the bell and writes; the round close takes that row FOR UPDATE. So a submission that
+got in before the close is stored and then scored, and one that comes after sees the
+round closed and is refused — never half of each.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import connection, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import scoring
+
+from ..errors import NotAllowed, NotFound, ResultRefused, RoundClosed
+from ..models import (
+    Adjustment,
+    Board,
+    BoardResult,
+    ResultState,
+    Round,
+    RoundStatus,
+    Table,
+    TournamentStatus,
+)
+
+LEAD_SUITS = {
+    "S": "S",
+    "H": "H",
+    "D": "D",
+    "C": "C",
+    "♠": "S",
+    "♥": "H",
+    "♦": "D",
+    "♣": "C",
+    "♤": "S",
+    "♡": "H",
+    "♢": "D",
+    "♧": "C",
+}
+LEAD_RANKS = "AKQJT98765432"
+_LEAD_RE = re.compile(r"^\s*(\S)\s*(10|[AKQJT2-9])\s*$", re.IGNORECASE)
+
+
+def parse_lead(text: str | None) -> str:
+    """'SA', '♠A', 'h10', 'DT' → 'SA', 'HT', 'DT'; '' when no lead was given."""
+    if not text or not text.strip():
+        return ""
+    match = _LEAD_RE.match(text)
+    suit = LEAD_SUITS.get(match.group(1).upper()) if match else None
+    if not match or suit is None:
+        raise ResultRefused(
+            _("“%(lead)s” is not a card: write the suit then the rank, e.g. SA, H10, ♦7.")
+            % {"lead": text}
+        )
+    rank = match.group(2).upper()
+    return suit + ("T" if rank == "10" else rank)
+
+
+@dataclass(frozen=True)
+class ContractEntry:
+    contract: str  # as typed: "4S", "3NTX", "PASS"
+    declarer: str = ""
+    tricks: int | None = None
+    result: str | None = None  # "=", "+1", "-2": an alternative to tricks
+    lead: str = ""
+
+
+def _local(when: datetime) -> str:
+    return timezone.localtime(when).strftime("%H:%M:%S")
+
+
+def bell_refusal(round: Round, now: datetime) -> str | None:
+    """The message for a submission the round's clock no longer (or not yet) allows."""
+    if round.status == RoundStatus.CLOSED:
+        when = round.closed_at or round.ends_at
+        return _("Round %(n)s closed at %(t)s; results can no longer be entered.") % {
+            "n": round.number,
+            "t": _local(when),
+        }
+    if round.tournament.status == TournamentStatus.PAUSED:
+        return _("The tournament is paused; results can be entered when it resumes.")
+    if now >= round.ends_at:
+        return _("Round %(n)s closed at %(t)s; results can no longer be entered.") % {
+            "n": round.number,
+            "t": _local(round.ends_at),
+        }
+    if round.status != RoundStatus.OPEN or now < round.starts_at:
+        return _("Round %(n)s has not started yet; it starts at %(t)s.") % {
+            "n": round.number,
+            "t": _local(round.starts_at),
+        }
+    return None
+
+
+def _share_lock_round(round_id: int) -> Round:
+    if connection.vendor == "postgresql":
+        # FOR SHARE: submissions don't block each other, only the close (FOR UPDATE).
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT id FROM {Round._meta.db_table} WHERE id = %s FOR SHARE", [round_id]
+            )
+    return Round.objects.select_related("tournament").get(pk=round_id)
+
+
+def seat_of(table: Table, user) -> str | None:
+    """'NS' or 'EW' when `user` plays at `table`, else None."""
+    ns, ew = table.ns_pair, table.ew_pair
+    if user.pk in (ns.player1_id, ns.player2_id):
+        return "NS"
+    if user.pk in (ew.player1_id, ew.player2_id):
+        return "EW"
+    return None
+
+
+def score_entry(entry: ContractEntry, vulnerability: str) -> dict:
+    """Validate a typed result with the scoring engine; the fields to store."""
+    contract = scoring.parse_contract(entry.contract)
+    if contract is None:
+        return {
+            "state": ResultState.PASSED_OUT,
+            "contract": "PASS",
+            "declarer": "",
+            "tricks": None,
+            "lead": "",
+            "ns_score": 0,
+        }
+    declarer = scoring.validate_declarer(entry.declarer or "")
+    if entry.result not in (None, ""):
+        tricks = scoring.tricks_from_result(contract, entry.result)
+    elif entry.tricks is None:
+        raise ResultRefused(_("Give the tricks taken by declarer, or the result (=, +1, -2)."))
+    else:
+        tricks = scoring.validate_tricks(entry.tricks)
+    return {
+        "state": ResultState.PLAYED,
+        "contract": str(contract),
+        "declarer": declarer,
+        "tricks": tricks,
+        "lead": parse_lead(entry.lead),
+        "ns_score": scoring.contract_score(str(contract), declarer, tricks, vulnerability),
+    }
+
+
+def _board_of(round: Round, board_number: int) -> Board:
+    try:
+        return Board.objects.get(round=round, number=board_number)
+    except Board.DoesNotExist:
+        raise NotFound(
+            _("Board %(b)s is not played in round %(n)s.") % {"b": board_number, "n": round.number}
+        ) from None
+
+
+def submit_result(
+    *,
+    table: Table,
+    board_number: int,
+    entry: ContractEntry,
+    user,
+    now: datetime | None = None,
+) -> BoardResult:
+    """A seated player (or an organiser) enters or corrects a table's result while the
+    round is open. After the bell it is refused with the clock's message."""
+    now = now or timezone.now()
+    try:
+        fields = score_entry(entry, vulnerability="None")  # validate before any lock
+    except scoring.ScoringError as error:
+        raise ResultRefused(str(error)) from None
+    with transaction.atomic():
+        round = _share_lock_round(table.round_id)
+        table = Table.objects.select_related("ns_pair", "ew_pair").get(pk=table.pk)
+        side = seat_of(table, user)
+        if side is None and not user.is_staff:
+            raise NotAllowed(
+                _("Only the players at table %(t)s can enter its results.") % {"t": table.number}
+            )
+        refusal = bell_refusal(round, now)
+        if refusal:
+            raise RoundClosed(refusal)
+        board = _board_of(round, board_number)
+        try:
+            fields = score_entry(entry, vulnerability=board.vulnerability)
+        except scoring.ScoringError as error:
+            raise ResultRefused(str(error)) from None
+        existing = BoardResult.objects.select_for_update().filter(table=table, board=board).first()
+        if existing and existing.state == ResultState.ADJUSTED and not user.is_staff:
+            raise NotAllowed(_("The director has adjusted this board; ask the director."))
+        result = existing or BoardResult(table=table, board=board)
+        for name, value in fields.items():
+            setattr(result, name, value)
+        result.ns_adjustment = result.ew_adjustment = ""
+        result.entered_by = user
+        result.entered_at = now
+        # A changed result needs the other side's confirmation again.
+        result.confirmed_by = None
+        result.confirmed_at = None
+        result.disputed = False
+        result.dispute_note = ""
+        result.save()
+        return result
+
+
+def _result_for_opponent(result_id: int, user) -> tuple[BoardResult, str]:
+    result = (
+        BoardResult.objects.select_for_update(of=("self",))
+        .select_related("table__ns_pair", "table__ew_pair", "table__round__tournament")
+        .get(pk=result_id)
+    )
+    side = seat_of(result.table, user)
+    if side is None:
+        raise NotAllowed(_("Only the players at this table can confirm or dispute its results."))
+    entered_side = seat_of(result.table, result.entered_by) if result.entered_by else None
+    if entered_side == side:
+        raise NotAllowed(_("The other side confirms a result; you entered this one."))
+    return result, side
+
+
+def confirm_result(*, result: BoardResult, user, now: datetime | None = None) -> BoardResult:
+    now = now or timezone.now()
+    with transaction.atomic():
+        result, _side = _result_for_opponent(result.pk, user)
+        if result.state not in (ResultState.PLAYED, ResultState.PASSED_OUT):
+            raise ResultRefused(_("There is no played result to confirm."))
+        result.confirmed_by = user
+        result.confirmed_at = now
+        result.disputed = False
+        result.dispute_note = ""
+        result.save(update_fields=["confirmed_by", "confirmed_at", "disputed", "dispute_note"])
+        return result
+
+
+def dispute_result(*, result: BoardResult, user, note: str = "") -> BoardResult:
+    """The other side disagrees: the result stays as entered, flagged for the director."""
+    with transaction.atomic():
+        result, _side = _result_for_opponent(result.pk, user)
+        result.disputed = True
+        result.dispute_note = (note or "").strip()[:500]
+        result.confirmed_by = None
+        result.confirmed_at = None
+        result.save(update_fields=["disputed", "dispute_note", "confirmed_by", "confirmed_at"])
+        return result
+
+
+def director_set_result(
+    *,
+    table: Table,
+    board_number: int,
+    by,
+    entry: ContractEntry | None = None,
+    ns_adjustment: str = "",
+    ew_adjustment: str = "",
+    reason: str = "",
+    now: datetime | None = None,
+) -> BoardResult:
+    """The director records a result or an artificial adjusted score, at any time.
+
+    In a closed round the round is re-scored at once, so totals (and final results)
+    follow; later seatings stay as they were.
+    """
+    from .clock import rescore_round
+
+    now = now or timezone.now()
+    if not by.is_staff:
+        raise NotAllowed(_("Only an organiser can adjust results."))
+    adjusting = bool(ns_adjustment or ew_adjustment)
+    if adjusting == (entry is not None):
+        raise ResultRefused(_("Give either a played result or an adjusted score, not both."))
+    if adjusting:
+        valid = set(Adjustment.values)
+        if ns_adjustment not in valid or ew_adjustment not in valid:
+            raise ResultRefused(
+                _(
+                    "An adjusted score is A+, A or A- for each side (average plus, average, "
+                    "average minus)."
+                )
+            )
+        if not reason.strip():
+            raise ResultRefused(_("Say why the score is adjusted; it is kept with the result."))
+    with transaction.atomic():
+        round = (
+            Round.objects.select_for_update().select_related("tournament").get(pk=table.round_id)
+        )
+        board = _board_of(round, board_number)
+        result = BoardResult.objects.filter(table=table, board=board).first()
+        result = result or BoardResult(table=table, board=board)
+        if adjusting:
+            result.state = ResultState.ADJUSTED
+            result.contract = result.declarer = result.lead = ""
+            result.tricks = result.ns_score = None
+            result.ns_adjustment, result.ew_adjustment = ns_adjustment, ew_adjustment
+        else:
+            try:
+                fields = score_entry(entry, vulnerability=board.vulnerability)
+            except scoring.ScoringError as error:
+                raise ResultRefused(str(error)) from None
+            for name, value in fields.items():
+                setattr(result, name, value)
+            result.ns_adjustment = result.ew_adjustment = ""
+            result.entered_by = by
+            result.entered_at = now
+        result.adjusted_by = by
+        result.adjustment_reason = reason.strip()[:500]
+        result.disputed = False
+        result.save()
+        if round.status == RoundStatus.CLOSED:
+            rescore_round(round=round, now=now)
+        return result

@@ -534,3 +534,21 @@ class ClockHeartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name}: {self.last_tick_at}"
+
+
+class ApiToken(models.Model):
+    """A bearer token for the JSON API (`manage.py api_token <username>`)."""
+
+    key = models.CharField(_("key"), max_length=64, unique=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_token"
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    last_used_at = models.DateTimeField(_("last used at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.key[:6]}…)"

@@ -1,0 +1,329 @@
+"""Reads for pages, API and exports: plain data built from a bounded number of queries.
+
+Every function here costs a fixed number of queries whatever the field size, so a
+2,000-pair event's standings, results and board pages stay fast.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.db.models import Prefetch, Q
+from django.utils import timezone
+
+import scoring
+
+from .models import (
+    Board,
+    BoardResult,
+    Pair,
+    PairBoardScore,
+    PairStatus,
+    Round,
+    RoundStatus,
+    Standing,
+    Table,
+    Tournament,
+    TournamentStatus,
+)
+
+PAIR_PLAYERS = ("player1__profile", "player2__profile")
+
+
+def confirmed_pairs(tournament: Tournament):
+    return Pair.objects.filter(tournament=tournament, status=PairStatus.CONFIRMED).select_related(
+        *PAIR_PLAYERS
+    )
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    """The latest round (open, seated or just closed), or None before the start."""
+    return Round.objects.filter(tournament=tournament).order_by("-number").first()
+
+
+def last_closed_round(tournament: Tournament) -> Round | None:
+    return (
+        Round.objects.filter(tournament=tournament, status=RoundStatus.CLOSED)
+        .order_by("-number")
+        .first()
+    )
+
+
+def deal_visible(board: Board, round: Round | None = None) -> bool:
+    """Hand records only once the board's round has closed (SPEC 2)."""
+    round = round or board.round
+    return round.status == RoundStatus.CLOSED
+
+
+@dataclass
+class TournamentCard:
+    tournament: Tournament
+    pair_count: int
+    round: Round | None = None
+    winners: list[Pair] = field(default_factory=list)
+    registration_open: bool = False
+
+
+def tournament_cards(*, now: datetime | None = None, limit: int = 20) -> dict[str, list]:
+    """Home page: upcoming, running and finished tournaments (a few queries in all)."""
+    from django.db.models import Count
+
+    now = now or timezone.now()
+    tournaments = list(
+        Tournament.objects.annotate(
+            n_pairs=Count("pairs", filter=Q(pairs__status=PairStatus.CONFIRMED))
+        ).order_by("-start_at")[: limit * 3]
+    )
+    ids = [t.id for t in tournaments]
+    latest: dict[int, Round] = {}
+    for r in Round.objects.filter(tournament_id__in=ids).order_by("tournament_id", "number"):
+        latest[r.tournament_id] = r
+    winners: dict[int, list[Pair]] = defaultdict(list)
+    for pair in (
+        Pair.objects.filter(tournament_id__in=ids, rank__in=[1, 2, 3])
+        .select_related(*PAIR_PLAYERS)
+        .order_by("rank")
+    ):
+        winners[pair.tournament_id].append(pair)
+    groups: dict[str, list] = {"upcoming": [], "running": [], "finished": []}
+    for t in tournaments:
+        card = TournamentCard(
+            tournament=t, pair_count=t.n_pairs, round=latest.get(t.id), winners=winners[t.id]
+        )
+        if t.status == TournamentStatus.FINISHED:
+            groups["finished"].append(card)
+        elif t.status == TournamentStatus.SCHEDULED and card.round is None:
+            card.registration_open = t.registration_opens_at <= now
+            groups["upcoming"].append(card)
+        else:
+            groups["running"].append(card)
+    groups["upcoming"].reverse()  # soonest first
+    return {k: v[:limit] for k, v in groups.items()}
+
+
+@dataclass
+class StandingRow:
+    pair: Pair
+    position: int
+    rank: int | None
+    total: float
+    boards_completed: int
+    completion: float
+    completed: bool
+    master_points: float
+    withdrawn: bool
+
+
+def standings(*, tournament: Tournament) -> list[StandingRow]:
+    """Live standings (after the last closed round) or the final ranking. One query."""
+    pairs = list(confirmed_pairs(tournament))
+    finished = tournament.status == TournamentStatus.FINISHED
+    total_boards = tournament.total_boards
+    threshold = float(tournament.completion_threshold) / 100.0
+
+    def order(p: Pair):
+        if finished:
+            # Completers by rank, then non-completers in the same order (SPEC 6).
+            return (p.rank is None, p.rank or 0, -p.total, -p.boards_completed, p.registration_no)
+        return (-p.total, -p.boards_completed, p.registration_no)
+
+    rows = []
+    for position, pair in enumerate(sorted(pairs, key=order), start=1):
+        completion = scoring.completion(pair.boards_completed, total_boards)
+        rows.append(
+            StandingRow(
+                pair=pair,
+                position=position,
+                rank=pair.rank if finished else None,
+                total=pair.total,
+                boards_completed=pair.boards_completed,
+                completion=completion,
+                completed=pair.completed if finished else completion + 1e-9 >= threshold,
+                master_points=float(pair.master_points),
+                withdrawn=pair.withdrawn_at is not None,
+            )
+        )
+    return rows
+
+
+def board_score_grid(*, tournament: Tournament) -> dict[int, dict[int, PairBoardScore]]:
+    """{pair_id: {board_number: score}} for the results page (one query)."""
+    grid: dict[int, dict[int, tuple]] = defaultdict(dict)
+    rows = PairBoardScore.objects.filter(
+        pair__tournament=tournament, board__round__status=RoundStatus.CLOSED
+    ).values_list("pair_id", "board__number", "points", "completed", "direction")
+    for pair_id, number, points, completed, direction in rows:
+        grid[pair_id][number] = (points, completed, direction)
+    return grid
+
+
+def closed_board_numbers(tournament: Tournament) -> list[int]:
+    return list(
+        Board.objects.filter(tournament=tournament, round__status=RoundStatus.CLOSED)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+
+
+@dataclass
+class BoardLine:
+    result: BoardResult
+    table: Table
+    ns_points: float | None
+    ew_points: float | None
+
+
+def board_detail(*, tournament: Tournament, number: int) -> tuple[Board, list[BoardLine]]:
+    """A board and every result of it, with each side's points (three queries)."""
+    board = Board.objects.select_related("round").get(tournament=tournament, number=number)
+    results = list(
+        BoardResult.objects.filter(board=board)
+        .select_related(
+            "table__ns_pair__player1__profile",
+            "table__ns_pair__player2__profile",
+            "table__ew_pair__player1__profile",
+            "table__ew_pair__player2__profile",
+            "entered_by",
+        )
+        .order_by("table__number")
+    )
+    points = {
+        (result_id, direction): value
+        for result_id, direction, value in PairBoardScore.objects.filter(board=board).values_list(
+            "result_id", "direction", "points"
+        )
+    }
+    lines = [
+        BoardLine(
+            result=r,
+            table=r.table,
+            ns_points=points.get((r.id, "NS")),
+            ew_points=points.get((r.id, "EW")),
+        )
+        for r in results
+    ]
+    # Highest NS score first, as a traveller is read; unscored boards last.
+    lines.sort(
+        key=lambda line: (
+            line.result.ns_score is None,
+            -(line.result.ns_score or 0),
+            line.table.number,
+        )
+    )
+    return board, lines
+
+
+@dataclass
+class PairRound:
+    round: Round
+    direction: str  # "NS", "EW", "BYE" or "" (not seated: withdrawn)
+    table: Table | None
+    opponents: Pair | None
+    board_scores: list[tuple[int, float | None]]
+    round_score: float | None
+    total: float | None
+    position: int | None
+
+
+def pair_history(*, pair: Pair) -> list[PairRound]:
+    """Round by round for the pair page (five queries)."""
+    tournament = pair.tournament
+    rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
+    tables = {
+        t.round_id: t
+        for t in Table.objects.filter(
+            Q(ns_pair=pair) | Q(ew_pair=pair), round__tournament=tournament
+        ).select_related(
+            "ns_pair__player1__profile",
+            "ns_pair__player2__profile",
+            "ew_pair__player1__profile",
+            "ew_pair__player2__profile",
+        )
+    }
+    scores: dict[int, list[tuple[int, float | None]]] = defaultdict(list)
+    for round_id, number, value in (
+        PairBoardScore.objects.filter(pair=pair)
+        .values_list("board__round_id", "board__number", "points")
+        .order_by("board__number")
+    ):
+        scores[round_id].append((number, value))
+    standings_by_round = {s.round_id: s for s in Standing.objects.filter(pair=pair)}
+    history = []
+    for r in rounds:
+        table = tables.get(r.id)
+        if table is not None:
+            direction = "NS" if table.ns_pair_id == pair.id else "EW"
+            opponents = table.ew_pair if direction == "NS" else table.ns_pair
+        else:
+            direction = "BYE" if r.bye_pair_id == pair.id else ""
+            opponents = None
+        standing = standings_by_round.get(r.id)
+        history.append(
+            PairRound(
+                round=r,
+                direction=direction,
+                table=table,
+                opponents=opponents,
+                board_scores=scores.get(r.id, []),
+                round_score=standing.round_score if standing else None,
+                total=standing.total if standing else None,
+                position=standing.position if standing else None,
+            )
+        )
+    return history
+
+
+def seat_of_user(*, tournament: Tournament, user, round: Round | None = None):
+    """(pair, table or None, direction) of a logged-in player in the current round."""
+    if not user.is_authenticated:
+        return None, None, ""
+    pair = (
+        Pair.objects.filter(tournament=tournament, members__user=user)
+        .select_related(*PAIR_PLAYERS)
+        .first()
+    )
+    round = round or current_round(tournament)
+    if pair is None or round is None:
+        return pair, None, ""
+    table = (
+        Table.objects.filter(Q(ns_pair=pair) | Q(ew_pair=pair), round=round)
+        .select_related(
+            "round",
+            "ns_pair__player1__profile",
+            "ns_pair__player2__profile",
+            "ew_pair__player1__profile",
+            "ew_pair__player2__profile",
+        )
+        .first()
+    )
+    if table is None:
+        return pair, None, "BYE" if round.bye_pair_id == pair.id else ""
+    return pair, table, "NS" if table.ns_pair_id == pair.id else "EW"
+
+
+def round_seating(*, round: Round) -> list[Table]:
+    return list(
+        Table.objects.filter(round=round)
+        .select_related(
+            "ns_pair__player1__profile",
+            "ns_pair__player2__profile",
+            "ew_pair__player1__profile",
+            "ew_pair__player2__profile",
+        )
+        .order_by("number")
+    )
+
+
+def table_results(*, table: Table) -> dict[int, BoardResult]:
+    return {
+        r.board.number: r
+        for r in BoardResult.objects.filter(table=table).select_related("board", "entered_by")
+    }
+
+
+def round_with_boards(*, tournament: Tournament, number: int) -> Round:
+    return Round.objects.prefetch_related(
+        Prefetch("boards", queryset=Board.objects.order_by("number"))
+    ).get(tournament=tournament, number=number)

@@ -30,6 +30,7 @@ run: venv migrate
 	$(PY) manage.py serve_with_clock --host $(HOST) --port $(PORT)
 
 test: dev-venv
+	$(VENV)/bin/ruff check .
 	bash scripts/test.sh
 
 bench: dev-venv

@@ -1,0 +1,112 @@
+"""Scoring engine of the Swiss-pairs director: pure Python and numpy, no Django.
+
+Contracts and results (SPEC 5.1)
+    parse_contract(text) -> Contract | None      "4S", "4♠x", "3nt", "PASS" (None)
+    contract_score(contract, declarer, tricks, vulnerability) -> int   NS score
+    tricks_from_result(contract, "=" | "+1" | "-2") -> int
+    validate_declarer(d) -> "N"|"E"|"S"|"W";  validate_tricks(t) -> int 0–13
+Boards (SPEC 2)
+    board_dealer(n) -> "N"|"E"|"S"|"W";  board_vulnerability(n) -> "None"|"NS"|"EW"|"Both"
+Field scoring of one board (SPEC 5.2–5.4), results in input order
+    imps(difference) -> int
+    matchpoint_percentages(ns_scores) -> list[float]
+    cross_imps(ns_scores) -> list[float]
+    datum_imps(ns_scores) -> (datum, list[int])
+    score_board(method, entries, *, neuberg=False) -> BoardScores
+        method "MP" | "IMP" | "XIMP"; an entry is an NS score or (ns_code, ew_code)
+        with codes "A+", "A", "A-" for artificial adjusted scores.
+Totals, ranking and master points (SPEC 5.3, 6, 7)
+    running_total(method, board_points) -> float   IMP: sum; MP: mean (0.0 if none)
+    completion(boards_completed, total_boards) -> float
+    rank_pairs(pairs: [PairTotal], *, total_boards, threshold) -> list[RankedPair]
+    master_points(completed_pairs) -> list[int]    points for ranks 1..F
+    rank_title(master_point_total, thresholds=DEFAULT_TITLE_THRESHOLDS) -> index into
+        RANK_TITLES, the twelve (code, Chinese, English) titles from lowest to highest
+
+Every refusal raises ScoringError (a ValueError; ContractError for contracts, declarers
+and results) with a message fit to show the user.
+"""
+
+from .board import (
+    SEATS,
+    VULNERABILITIES,
+    board_dealer,
+    board_vulnerability,
+    side_is_vulnerable,
+    validate_vulnerability,
+)
+from .contract import (
+    STRAINS,
+    Contract,
+    contract_score,
+    declarer_score,
+    parse_contract,
+    tricks_from_result,
+    validate_declarer,
+    validate_tricks,
+)
+from .errors import ContractError, ScoringError
+from .field import (
+    ARTIFICIAL_IMPS,
+    ARTIFICIAL_PERCENT,
+    METHODS,
+    BoardScores,
+    cross_imps,
+    datum_discard_count,
+    datum_imps,
+    matchpoint_percentages,
+    score_board,
+    validate_method,
+)
+from .imps import IMP_THRESHOLDS, imps
+from .masterpoints import (
+    DEFAULT_TITLE_THRESHOLDS,
+    RANK_TITLES,
+    master_points,
+    master_points_for_rank,
+    rank_title,
+    validate_title_thresholds,
+)
+from .ranking import PairTotal, RankedPair, completion, rank_pairs, running_total
+
+__all__ = [
+    "ARTIFICIAL_IMPS",
+    "ARTIFICIAL_PERCENT",
+    "DEFAULT_TITLE_THRESHOLDS",
+    "IMP_THRESHOLDS",
+    "METHODS",
+    "RANK_TITLES",
+    "SEATS",
+    "STRAINS",
+    "VULNERABILITIES",
+    "BoardScores",
+    "Contract",
+    "ContractError",
+    "PairTotal",
+    "RankedPair",
+    "ScoringError",
+    "board_dealer",
+    "board_vulnerability",
+    "completion",
+    "contract_score",
+    "cross_imps",
+    "datum_discard_count",
+    "datum_imps",
+    "declarer_score",
+    "imps",
+    "master_points",
+    "master_points_for_rank",
+    "matchpoint_percentages",
+    "parse_contract",
+    "rank_pairs",
+    "rank_title",
+    "running_total",
+    "score_board",
+    "side_is_vulnerable",
+    "tricks_from_result",
+    "validate_declarer",
+    "validate_method",
+    "validate_title_thresholds",
+    "validate_tricks",
+    "validate_vulnerability",
+]

@@ -1,0 +1,112 @@
+"""Running totals, completion and the final ranking (SPEC 5.3 last bullet, 6, 7)."""
+
+import contextlib
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from numbers import Integral
+
+from .errors import ScoringError
+from .field import validate_method
+from .masterpoints import master_points
+
+# Totals and completion are floats; comparing them rounded keeps float noise (an MP
+# mean of 49.99999999999999 against 50.0) from deciding a tie or a completion.
+_PLACES = 9
+
+
+@dataclass(frozen=True)
+class PairTotal:
+    pair_id: int
+    total: float
+    boards_completed: int
+    registration_no: int
+
+
+@dataclass(frozen=True)
+class RankedPair:
+    pair_id: int
+    total: float
+    boards_completed: int
+    completion: float
+    completed: bool
+    rank: int | None
+    master_points: int
+
+
+def running_total(method: str, board_points: Sequence[float]) -> float:
+    """A pair's total: the sum of its board IMPs, or the mean of its board percentages.
+
+    With no boards an MP total is 0.0, like an IMP total: a pair that played nothing
+    has earned nothing (and cannot complete the event, so it is never ranked).
+    """
+    method = validate_method(method)
+    points = list(board_points)
+    total = math.fsum(points)  # exact sum: totals must not depend on board order
+    if method == "MP":
+        return total / len(points) if points else 0.0
+    return total
+
+
+def completion(boards_completed: int, total_boards: int) -> float:
+    """Fraction of the event's boards a pair completed, from 0.0 to 1.0."""
+    for name, value in (("boards completed", boards_completed), ("total boards", total_boards)):
+        if isinstance(value, bool) or not isinstance(value, Integral):
+            raise ScoringError(f"{name} must be a whole number, got {value!r}")
+    if total_boards < 1:
+        raise ScoringError(f"the event must have at least one board, got {total_boards}")
+    if not 0 <= boards_completed <= total_boards:
+        raise ScoringError(
+            f"boards completed must be from 0 to {total_boards}, got {boards_completed}"
+        )
+    return boards_completed / total_boards
+
+
+def _threshold(threshold: float) -> float:
+    value = None
+    if not isinstance(threshold, bool):
+        with contextlib.suppress(TypeError, ValueError):
+            value = float(threshold)  # also takes the Decimal of a model's DecimalField
+    if value is None or not 0.0 <= value <= 1.0:
+        raise ScoringError(
+            f"completion threshold is a fraction from 0 to 1 (0.7 for 70 %), got {threshold!r}"
+        )
+    return round(value, _PLACES)
+
+
+def _standing(pair: PairTotal) -> tuple:
+    # pair_id last only makes the order deterministic if registration numbers repeat.
+    return (-round(pair.total, _PLACES), -pair.boards_completed, pair.registration_no, pair.pair_id)
+
+
+def rank_pairs(
+    pairs: Sequence[PairTotal], *, total_boards: int, threshold: float
+) -> list[RankedPair]:
+    """Final standings: the pairs that completed, ranked 1..F with master points, then
+    the rest unranked. Both groups are ordered by total, then boards completed, then
+    registration order; the last tie-break is unique, so no two pairs share a rank.
+    """
+    minimum = _threshold(threshold)
+    pairs = list(pairs)
+    if len({pair.pair_id for pair in pairs}) != len(pairs):
+        raise ScoringError("a pair appears twice in the standings")
+    completions = {pair.pair_id: completion(pair.boards_completed, total_boards) for pair in pairs}
+    ordered = sorted(pairs, key=_standing)
+    finishers = [p for p in ordered if round(completions[p.pair_id], _PLACES) >= minimum]
+    others = [p for p in ordered if round(completions[p.pair_id], _PLACES) < minimum]
+    awards = master_points(len(finishers))
+
+    def ranked(pair: PairTotal, rank: int | None, points: int) -> RankedPair:
+        return RankedPair(
+            pair_id=pair.pair_id,
+            total=pair.total,
+            boards_completed=pair.boards_completed,
+            completion=completions[pair.pair_id],
+            completed=rank is not None,
+            rank=rank,
+            master_points=points,
+        )
+
+    standings = [ranked(p, rank, awards[rank - 1]) for rank, p in enumerate(finishers, 1)]
+    standings.extend(ranked(p, None, 0) for p in others)
+    return standings

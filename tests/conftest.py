@@ -73,3 +73,27 @@ def register_pairs(make_user):
         return pairs
 
     return register
+
+
+@pytest.fixture(autouse=True)
+def _rank_titles(request):
+    """Transactional tests flush the database, rank titles (a data migration) included;
+    put them back for every database test so the order of tests never matters."""
+    marker = request.node.get_closest_marker("django_db")
+    if marker is None and not ({"db", "transactional_db"} & set(request.fixturenames)):
+        return
+    transactional = "transactional_db" in request.fixturenames or (
+        marker is not None and marker.kwargs.get("transaction", False)
+    )
+    request.getfixturevalue("transactional_db" if transactional else "db")
+    from tournaments.models import RankTitle
+
+    if not RankTitle.objects.exists():
+        import scoring
+
+        RankTitle.objects.bulk_create(
+            RankTitle(level=i, code=code, name_zh=zh, name_en=en, min_master_points=m)
+            for i, ((code, zh, en), m) in enumerate(
+                zip(scoring.RANK_TITLES, scoring.DEFAULT_TITLE_THRESHOLDS, strict=True), start=1
+            )
+        )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.db import transaction
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.html import format_html
@@ -31,15 +32,62 @@ from .services import clock, registration, results
 STALE_CLOCK_SECONDS = 30
 
 
-def _run(modeladmin, request, label, func, *args, **kwargs):
-    """Call a service and show its outcome; a refusal is an error message, never a 500."""
+def _run(modeladmin, request, label, func, *args, _describe=None, **kwargs):
+    """Call a service and show its outcome; a refusal is an error message, never a 500.
+
+    The message is `_describe(outcome)` when given, else the clock's event text(s).
+    """
     try:
         outcome = func(*args, **kwargs)
     except ServiceError as error:
         modeladmin.message_user(request, f"{label}: {error}", messages.ERROR)
         return None
-    modeladmin.message_user(request, f"{label}: {_('done')}", messages.SUCCESS)
+    if _describe is not None:
+        details = [_describe(outcome)]
+    elif isinstance(outcome, str):
+        details = [outcome]
+    elif isinstance(outcome, list) and all(isinstance(o, str) for o in outcome):
+        details = outcome
+    else:
+        details = []
+    # Clock events start with the tournament's name, which is already the label.
+    details = [d.removeprefix(f"{label}: ") for d in details if d]
+    detail = "; ".join(details) or _("done")
+    modeladmin.message_user(request, f"{label}: {detail}", messages.SUCCESS)
     return outcome
+
+
+def _new_bell(round: Round) -> str:
+    return _("round %(n)s now ends at %(t)s") % {
+        "n": round.number,
+        "t": timezone.localtime(round.ends_at).strftime("%H:%M:%S"),
+    }
+
+
+def _round_in_play_form(base: type[forms.Form], queryset) -> type[forms.Form]:
+    """`base` plus a hidden field per tournament holding the round the organiser saw.
+
+    The service refuses when that round is no longer in play, so a bell ringing between
+    this page and the click cannot turn "close round 2" into "close round 3".
+    """
+    fields = {}
+    for tournament in queryset:
+        current = tournament.round_set.order_by("-number").first()
+        fields[f"round_{tournament.pk}"] = forms.IntegerField(
+            widget=forms.HiddenInput,
+            required=False,
+            initial=current.number if current else None,
+        )
+    return type("RoundInPlayForm", (base,), fields)
+
+
+def _rounds_in_play(queryset) -> str:
+    parts = []
+    for tournament in queryset:
+        current = tournament.round_set.order_by("-number").first()
+        where = _("round %(n)s") % {"n": current.number} if current else _("not started")
+        parts.append(f"{tournament.name} ({where})")
+    return ", ".join(parts)
 
 
 class PairInline(admin.TabularInline):
@@ -191,15 +239,49 @@ class TournamentAdmin(admin.ModelAdmin):
         for t in queryset:
             _run(self, request, t.name, clock.start_now, tournament=t)
 
-    @admin.action(description=_("Close the current round now"))
+    def _confirm_page(self, request, queryset, form, action, title):
+        return render(
+            request,
+            "admin/tournaments/extend_round.html",
+            {
+                "form": form,
+                "queryset": queryset,
+                "action": action,
+                "action_checkbox_name": ACTION_CHECKBOX_NAME,
+                "opts": self.model._meta,
+                "title": f"{title}: {_rounds_in_play(queryset)}",
+            },
+        )
+
+    @admin.action(description=_("Close the current round now…"))
     def close_round_now(self, request, queryset):
-        for t in queryset:
-            _run(self, request, t.name, clock.close_round_now, tournament=t)
+        # Closing cuts off every unfinished board for good, so it is confirmed on a page
+        # that names the round; the service refuses if that round is no longer in play.
+        form_class = _round_in_play_form(forms.Form, queryset)
+        if "apply" in request.POST:
+            form = form_class(request.POST)
+            if form.is_valid():
+                for t in queryset:
+                    _run(
+                        self,
+                        request,
+                        t.name,
+                        clock.close_round_now,
+                        tournament=t,
+                        round_number=form.cleaned_data.get(f"round_{t.pk}"),
+                    )
+                return None
+        else:
+            form = form_class()
+        return self._confirm_page(
+            request, queryset, form, "close_round_now", _("Close the current round now")
+        )
 
     @admin.action(description=_("Extend the current round…"))
     def extend_round(self, request, queryset):
+        form_class = _round_in_play_form(ExtendForm, queryset)
         if "apply" in request.POST:
-            form = ExtendForm(request.POST)
+            form = form_class(request.POST)
             if form.is_valid():
                 for t in queryset:
                     _run(
@@ -209,32 +291,27 @@ class TournamentAdmin(admin.ModelAdmin):
                         clock.extend_round,
                         tournament=t,
                         minutes=form.cleaned_data["minutes"],
+                        round_number=form.cleaned_data.get(f"round_{t.pk}"),
+                        _describe=_new_bell,
                     )
                 return None
         else:
-            form = ExtendForm()
-        return render(
-            request,
-            "admin/tournaments/extend_round.html",
-            {
-                "form": form,
-                "queryset": queryset,
-                "action": "extend_round",
-                "action_checkbox_name": ACTION_CHECKBOX_NAME,
-                "opts": self.model._meta,
-                "title": _("Extend the current round"),
-            },
+            form = form_class()
+        return self._confirm_page(
+            request, queryset, form, "extend_round", _("Extend the current round")
         )
 
     @admin.action(description=_("Pause"))
     def pause(self, request, queryset):
         for t in queryset:
-            _run(self, request, t.name, clock.pause, tournament=t)
+            _run(self, request, t.name, clock.pause, tournament=t, _describe=lambda _t: _("paused"))
 
     @admin.action(description=_("Resume"))
     def resume(self, request, queryset):
         for t in queryset:
-            _run(self, request, t.name, clock.resume, tournament=t)
+            _run(
+                self, request, t.name, clock.resume, tournament=t, _describe=lambda _t: _("resumed")
+            )
 
     @admin.action(description=_("Re-score the last closed round"))
     def rescore_last_round(self, request, queryset):
@@ -243,7 +320,14 @@ class TournamentAdmin(admin.ModelAdmin):
             if last is None:
                 self.message_user(request, f"{t.name}: {_('no closed round')}", messages.ERROR)
                 continue
-            _run(self, request, t.name, clock.rescore_round, round=last)
+            _run(
+                self,
+                request,
+                t.name,
+                clock.rescore_round,
+                round=last,
+                _describe=lambda _none, n=last.number: _("round %(n)s re-scored") % {"n": n},
+            )
 
 
 @admin.register(Pair)
@@ -369,7 +453,14 @@ class RoundAdmin(admin.ModelAdmin):
     @admin.action(description=_("Re-score (closed rounds)"))
     def rescore(self, request, queryset):
         for r in queryset:
-            _run(self, request, str(r), clock.rescore_round, round=r)
+            _run(
+                self,
+                request,
+                str(r),
+                clock.rescore_round,
+                round=r,
+                _describe=lambda _none: _("re-scored"),
+            )
 
 
 @admin.register(Board)
@@ -388,14 +479,61 @@ class AdjustForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), max_length=500)
 
 
+class _DryRun(Exception):
+    pass
+
+
 class BoardResultForm(forms.ModelForm):
-    """Organisers correct a result here; it goes through the same validation and re-scores."""
+    """Organisers correct a result here; it goes through the same validation and re-scores.
+
+    `clean` runs the service in a savepoint that is always rolled back, so whatever the
+    service refuses (a contract that is not one, too many tricks) is a form error on the
+    page, not a success message over an unchanged result. `save_model` then runs it for
+    real.
+    """
 
     result_text = forms.CharField(label=_("result (=, +1, -2)"), required=False)
+    director = None  # the organiser editing, set by BoardResultAdmin.get_form
 
     class Meta:
         model = BoardResult
         fields = ("contract", "declarer", "tricks", "lead", "adjustment_reason")
+
+    def service_kwargs(self) -> dict:
+        data = self.cleaned_data
+        return {
+            "table": self.instance.table,
+            "board_number": self.instance.board.number,
+            "by": self.director,
+            "entry": results.ContractEntry(
+                contract=data.get("contract") or "",
+                declarer=data.get("declarer") or "",
+                tricks=data.get("tricks"),
+                result=data.get("result_text") or None,
+                lead=data.get("lead") or "",
+            ),
+            "reason": data.get("adjustment_reason") or "",
+        }
+
+    def _post_clean(self):
+        # A ModelForm copies the typed fields onto the instance here. The service writes
+        # the result instead, and a refused contract copied onto it would break its
+        # __str__ when the page with the error is drawn, so the instance stays as stored.
+        pass
+
+    def clean(self):
+        data = super().clean()
+        if self.errors or self.director is None:
+            return data
+        try:
+            with transaction.atomic():
+                results.director_set_result(**self.service_kwargs())
+                raise _DryRun
+        except _DryRun:
+            pass
+        except ServiceError as error:
+            raise forms.ValidationError(str(error)) from error
+        return data
 
 
 @admin.register(BoardResult)
@@ -438,24 +576,16 @@ class BoardResultAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False
 
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        return type(form.__name__, (form,), {"director": request.user})
+
     def save_model(self, request, obj, form, change):
-        data = form.cleaned_data
-        try:
-            results.director_set_result(
-                table=obj.table,
-                board_number=obj.board.number,
-                by=request.user,
-                entry=results.ContractEntry(
-                    contract=data.get("contract") or "",
-                    declarer=data.get("declarer") or "",
-                    tricks=data.get("tricks"),
-                    result=data.get("result_text") or None,
-                    lead=data.get("lead") or "",
-                ),
-                reason=data.get("adjustment_reason") or "",
-            )
-        except ServiceError as error:
-            self.message_user(request, str(error), messages.ERROR)
+        # The service writes the result (never the form's raw fields) and re-scores.
+        # `clean` already ran it with the same input and its refusals depend only on
+        # that input, so it cannot refuse here.
+        results.director_set_result(**form.service_kwargs())
+        obj.refresh_from_db()
 
     @admin.action(description=_("Replace by an adjusted score…"))
     def adjust(self, request, queryset):

@@ -9,15 +9,20 @@ rolls the whole transaction back and the next tick does it again from the start.
 
 Organiser actions (start now, close now, extend, pause/resume, re-score) take the
 same lock without SKIP LOCKED and go through the same functions.
+
+Lock order, everywhere: the tournament row, then the round row. Result entry holds its
+round FOR SHARE while it checks the bell and writes, so a close (round FOR UPDATE) sees
+every result stored before it and none after it.
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -47,8 +52,17 @@ from . import board_scoring
 logger = logging.getLogger(__name__)
 
 # A tick this late after a scheduled bell still keeps the timetable (rounds start on the
-# minute); a clock that stalled longer starts the next round from when it woke up.
+# minute); a clock that stalled longer starts the next round from when it woke up. Never
+# more than a tenth of a round: otherwise a short round (a 3-second test round, a blitz
+# event) could be over before the tick that opens it, and be cut off unplayed.
 SCHEDULE_TOLERANCE = timedelta(seconds=60)
+SCHEDULE_TOLERANCE_SHARE = 10
+
+# How long a transition waits for a row lock (a result being written holds its round
+# FOR SHARE for milliseconds). A transaction stuck holding one must not stall the clock
+# of every tournament behind it: the wait fails, the step rolls back, the next tick
+# tries again and the other tournaments advance meanwhile.
+LOCK_TIMEOUT = timedelta(seconds=5)
 
 CUTOFF = {
     UnplayedPolicy.AVG_MINUS: ("A-", "A-"),
@@ -101,6 +115,7 @@ def advance_tournament(*, tournament_id: int, now: datetime) -> list[str]:
     # behind (start, open, close+seat), the bound only guards against a logic loop.
     for _step in range(10):
         with transaction.atomic(durable=True):
+            _limit_lock_waits()
             tournament = (
                 Tournament.objects.select_for_update(skip_locked=True)
                 .filter(pk=tournament_id)
@@ -116,6 +131,13 @@ def advance_tournament(*, tournament_id: int, now: datetime) -> list[str]:
     return events
 
 
+def _limit_lock_waits() -> None:
+    if connection.vendor == "postgresql":
+        milliseconds = int(LOCK_TIMEOUT.total_seconds() * 1000)
+        with connection.cursor() as cursor:
+            cursor.execute(f"SET LOCAL lock_timeout = {milliseconds}")
+
+
 def _next_transition(tournament: Tournament, now: datetime) -> str | None:
     if tournament.status == TournamentStatus.SCHEDULED:
         if tournament.start_at > now:
@@ -129,8 +151,14 @@ def _next_transition(tournament: Tournament, now: datetime) -> str | None:
     if current is None:
         return None
     if current.status == RoundStatus.SCHEDULED and current.starts_at <= now:
+        starts_at = _on_schedule(tournament, current.starts_at, now)
+        if starts_at != current.starts_at:
+            # The clock stalled through the gap: the round still gets its full length
+            # (and any extension) instead of being cut off before anyone could play.
+            current.ends_at = starts_at + (current.ends_at - current.starts_at)
+            current.starts_at = starts_at
         current.status = RoundStatus.OPEN
-        current.save(update_fields=["status"])
+        current.save(update_fields=["status", "starts_at", "ends_at"])
         return f"{tournament.name}: round {current.number} opened"
     if current.status == RoundStatus.OPEN and current.ends_at <= now:
         return _close(tournament, current, now, bell=current.ends_at)
@@ -150,8 +178,9 @@ def _active_pairs(tournament: Tournament):
     )
 
 
-def _on_schedule(scheduled: datetime, now: datetime) -> datetime:
-    return scheduled if now - scheduled <= SCHEDULE_TOLERANCE else now
+def _on_schedule(tournament: Tournament, scheduled: datetime, now: datetime) -> datetime:
+    tolerance = min(SCHEDULE_TOLERANCE, tournament.round_length / SCHEDULE_TOLERANCE_SHARE)
+    return scheduled if now - scheduled <= tolerance else now
 
 
 def _start(tournament: Tournament, now: datetime) -> str:
@@ -164,14 +193,17 @@ def _start(tournament: Tournament, now: datetime) -> str:
         .order_by("registration_no")
         .values_list("id", "registration_no")
     ]
-    seating = pairing.seat_first_round(
-        states, random_draw=tournament.first_round_draw == FirstRoundDraw.RANDOM
-    )
-    starts_at = _on_schedule(tournament.start_at, now)
+    random_draw = tournament.first_round_draw == FirstRoundDraw.RANDOM
+    # The engine insists on a seed so that a draw can be replayed; it comes from the
+    # CSPRNG (nobody may predict the draw) and is logged with the start event.
+    seed = secrets.randbits(64) if random_draw else None
+    seating = pairing.seat_first_round(states, random_draw=random_draw, seed=seed)
+    starts_at = _on_schedule(tournament, tournament.start_at, now)
     tournament.status = TournamentStatus.RUNNING
     tournament.save(update_fields=["status"])
     _create_round(tournament, 1, starts_at, seating, now)
-    return f"{tournament.name}: started, round 1 seated ({len(seating.tables)} tables)"
+    draw = f", random draw seed {seed}" if random_draw else ""
+    return f"{tournament.name}: started, round 1 seated ({len(seating.tables)} tables{draw})"
 
 
 def _create_round(
@@ -224,7 +256,7 @@ def _close(tournament: Tournament, round: Round, now: datetime, *, bell: datetim
         tournament.finished_at = now
         tournament.save(update_fields=["status", "finished_at"])
         return f"{tournament.name}: round {round.number} closed, results published"
-    next_start = _on_schedule(bell, now) + tournament.gap_length
+    next_start = _on_schedule(tournament, bell, now) + tournament.gap_length
     seating = _seat_next_round(tournament)
     _create_round(tournament, round.number + 1, next_start, seating, now)
     return f"{tournament.name}: round {round.number} closed, round {round.number + 1} seated"
@@ -324,6 +356,8 @@ def start_now(*, tournament: Tournament, now: datetime | None = None) -> list[st
     now = now or timezone.now()
     with transaction.atomic():
         tournament = _lock(tournament.pk)
+        if tournament.status == TournamentStatus.PAUSED:
+            raise ClockError(_("%(t)s is paused; resume it first.") % {"t": tournament.name})
         if tournament.status != TournamentStatus.SCHEDULED:
             raise ClockError(_("%(t)s has already started.") % {"t": tournament.name})
         if _active_pairs(tournament).count() < 2:
@@ -333,8 +367,26 @@ def start_now(*, tournament: Tournament, now: datetime | None = None) -> list[st
     return advance_tournament(tournament_id=tournament.pk, now=now)
 
 
-def close_round_now(*, tournament: Tournament, now: datetime | None = None) -> str:
-    """The director closes the open round early (e.g. every table has finished)."""
+def _check_round_number(current: Round, round_number: int | None) -> None:
+    """Refuse when the round in play is not the one the organiser was looking at.
+
+    The bell may ring between the page and the click: without this, "close round 2
+    now" would close round 3 the moment it opened and cut off all of its boards.
+    """
+    if round_number is not None and current.number != round_number:
+        raise ClockError(
+            _("Round %(asked)s is no longer in play (round %(n)s is); nothing was changed.")
+            % {"asked": round_number, "n": current.number}
+        )
+
+
+def close_round_now(
+    *, tournament: Tournament, now: datetime | None = None, round_number: int | None = None
+) -> str:
+    """The director closes the open round early (e.g. every table has finished).
+
+    `round_number`, when given, must be the open round's number (see _check_round_number).
+    """
     now = now or timezone.now()
     with transaction.atomic(durable=True):
         tournament = _lock(tournament.pk)
@@ -343,12 +395,20 @@ def close_round_now(*, tournament: Tournament, now: datetime | None = None) -> s
         current = _current_round(tournament, lock=True)
         if current is None or current.status != RoundStatus.OPEN:
             raise ClockError(_("There is no open round to close."))
+        _check_round_number(current, round_number)
         if tournament.status == TournamentStatus.PAUSED:
             _resume(tournament, now)
         return _close(tournament, current, now, bell=now)
 
 
-def extend_round(*, tournament: Tournament, minutes: float, now: datetime | None = None) -> Round:
+def extend_round(
+    *,
+    tournament: Tournament,
+    minutes: float,
+    now: datetime | None = None,
+    round_number: int | None = None,
+) -> Round:
+    """Move the bell of the round in play `minutes` later (`round_number` as for close)."""
     now = now or timezone.now()
     if not minutes or minutes <= 0 or minutes > 24 * 60:
         raise ClockError(_("Extend by a positive number of minutes (at most a day)."))
@@ -357,6 +417,7 @@ def extend_round(*, tournament: Tournament, minutes: float, now: datetime | None
         current = _current_round(tournament, lock=True)
         if current is None or current.status == RoundStatus.CLOSED:
             raise ClockError(_("There is no round in play to extend."))
+        _check_round_number(current, round_number)
         if current.status == RoundStatus.OPEN and current.ends_at <= now:
             raise ClockError(_("Round %(n)s has already reached its bell.") % {"n": current.number})
         current.ends_at += timedelta(minutes=minutes)

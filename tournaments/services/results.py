@@ -27,6 +27,7 @@ from ..models import (
     Round,
     RoundStatus,
     Table,
+    Tournament,
     TournamentStatus,
 )
 
@@ -79,7 +80,9 @@ def _local(when: datetime) -> str:
 def bell_refusal(round: Round, now: datetime) -> str | None:
     """The message for a submission the round's clock no longer (or not yet) allows."""
     if round.status == RoundStatus.CLOSED:
-        when = round.closed_at or round.ends_at
+        # Entry stopped at the bell even when the clock's tick came a moment later;
+        # a round the director closed early stopped then.
+        when = min(round.closed_at or round.ends_at, round.ends_at)
         return _("Round %(n)s closed at %(t)s; results can no longer be entered.") % {
             "n": round.number,
             "t": _local(when),
@@ -91,7 +94,9 @@ def bell_refusal(round: Round, now: datetime) -> str | None:
             "n": round.number,
             "t": _local(round.ends_at),
         }
-    if round.status != RoundStatus.OPEN or now < round.starts_at:
+    # A round whose start has come is open for entries even before the clock's tick
+    # marks it open: the tick may come a second later, and nobody should be refused.
+    if now < round.starts_at:
         return _("Round %(n)s has not started yet; it starts at %(t)s.") % {
             "n": round.number,
             "t": _local(round.starts_at),
@@ -283,6 +288,10 @@ def director_set_result(
         if not reason.strip():
             raise ResultRefused(_("Say why the score is adjusted; it is kept with the result."))
     with transaction.atomic():
+        # Lock order as the clock's: tournament, then round. Re-scoring a closed round
+        # needs the tournament lock, and taking it second could deadlock with the clock.
+        tournament_id = Round.objects.values_list("tournament_id", flat=True).get(pk=table.round_id)
+        Tournament.objects.select_for_update().only("id").get(pk=tournament_id)
         round = (
             Round.objects.select_for_update().select_related("tournament").get(pk=table.round_id)
         )

@@ -1,15 +1,27 @@
-"""The demo a newcomer watches after `make run`: players, an organiser, a short event."""
+"""The demo a newcomer watches after `make run`: players, an organiser and two events.
+
+A live event starts within a minute of the server, with two-minute rounds that
+`manage.py play_demo` plays at a human pace while the clock cuts off, scores and
+re-seats; and a finished event, simulated to the end at once, so the results pages
+show something from the first second. Running it again changes nothing while the live
+event is on schedule; a live event left behind by an earlier `make run` (its rounds long
+past) is replaced by a fresh one.
+"""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from ..models import Tournament, TournamentStatus
+from ..models import Round, Table, Tournament, TournamentStatus
+from . import board_scoring
 from .registration import register_pair
+from .simulation import ensure_players as ensure_users
+from .simulation import simulate_tournament
 
 User = get_user_model()
 
@@ -17,6 +29,10 @@ DEMO_ORGANISER = "director"
 DEMO_PASSWORD = "swiss-pairs-demo"
 DEMO_PLAYER_PASSWORD = "demo-player"
 DEMO_NAME = "Demo Swiss Pairs · 瑞士移位演示赛"
+DEMO_FINISHED_NAME = "Demo Swiss Pairs, played · 瑞士移位演示赛（已赛完）"
+# A live demo whose timetable was missed by more than this (the server was stopped) is
+# stale: nobody is going to watch it play, so a fresh one replaces it.
+STALE_AFTER = timedelta(minutes=1)
 
 # Players of the demo, in the spirit of the seed platform's members.
 DEMO_NAMES = [
@@ -73,47 +89,129 @@ def ensure_organiser() -> User:
     return user
 
 
+def player_usernames(count: int) -> list[str]:
+    return [f"player{i + 1:02d}" for i in range(count)]
+
+
 def ensure_players(count: int) -> list:
-    players = []
-    for i in range(count):
-        username = f"player{i + 1:02d}"
-        user, created = User.objects.get_or_create(username=username)
-        if created:
-            user.set_password(DEMO_PLAYER_PASSWORD)
-            user.save()
-            user.profile.display_name = DEMO_NAMES[i % len(DEMO_NAMES)]
-            user.profile.save(update_fields=["display_name"])
-        players.append(user)
-    return players
+    """player01 … with the demo names; they log in with DEMO_PLAYER_PASSWORD."""
+    return ensure_users(
+        player_usernames(count),
+        names=[DEMO_NAMES[i % len(DEMO_NAMES)] for i in range(count)],
+        password=DEMO_PLAYER_PASSWORD,
+    )
 
 
-@transaction.atomic
+@dataclass
+class DemoSetup:
+    live: Tournament
+    live_created: bool
+    finished: Tournament | None = None
+    finished_created: bool = False
+    replaced: list[str] = field(default_factory=list)
+
+
+def is_stale(tournament: Tournament, now: datetime) -> bool:
+    """A live demo whose clock stopped: its start or its open round's bell is long past."""
+    if tournament.status == TournamentStatus.SCHEDULED:
+        return tournament.start_at < now - STALE_AFTER
+    latest = Round.objects.filter(tournament=tournament).order_by("-number").first()
+    if latest is None:
+        return tournament.start_at < now - STALE_AFTER
+    return latest.ends_at < now - STALE_AFTER
+
+
+def _delete_demo(tournament: Tournament) -> str:
+    name = f"{tournament.name} (id {tournament.id}, {tournament.status})"
+    awarded = list(tournament.master_point_awards.values_list("user_id", flat=True))
+    # Tables and byes hold their pairs with PROTECT (no pair vanishes from a seating by
+    # accident); a whole demo goes, so its seatings go first.
+    Round.objects.filter(tournament=tournament).update(bye_pair=None)
+    Table.objects.filter(round__tournament=tournament).delete()
+    tournament.delete()
+    if awarded:
+        board_scoring.refresh_master_point_totals(user_ids=awarded)
+    return name
+
+
 def ensure_demo(
     *,
     pairs: int = 14,
     rounds: int = 5,
     boards_per_round: int = 3,
     round_minutes: float = 2.0,
-    starts_in_seconds: float = 45,
-) -> tuple[Tournament, bool]:
+    starts_in_seconds: float = 30,
+    gap_seconds: float = 15,
+    finished: bool = True,
+    now: datetime | None = None,
+) -> DemoSetup:
+    """The organiser, the players, a live demo and (unless `finished` is False) a
+    finished one; idempotent."""
+    wall_clock = now is None
+    now = now or timezone.now()
     organiser = ensure_organiser()
-    live = Tournament.objects.filter(
-        name=DEMO_NAME,
-        status__in=[TournamentStatus.SCHEDULED, TournamentStatus.RUNNING],
-    ).first()
-    if live is not None:
-        return live, False
-    now = timezone.now()
+    finished_demo, finished_created = None, False
+    if finished:
+        # First: simulating it takes a few seconds, which the live countdown should not.
+        finished_demo, finished_created = ensure_finished_demo(organiser, now=now)
+        if wall_clock:
+            now = timezone.now()
+    replaced = []
+    with transaction.atomic():
+        live = None
+        for candidate in Tournament.objects.filter(name=DEMO_NAME).exclude(
+            status=TournamentStatus.FINISHED
+        ):
+            if live is None and not is_stale(candidate, now):
+                live = candidate
+            else:
+                replaced.append(_delete_demo(candidate))
+        live_created = live is None
+        if live is None:
+            live = _create_live(
+                organiser,
+                now=now,
+                pairs=pairs,
+                rounds=rounds,
+                boards_per_round=boards_per_round,
+                round_minutes=round_minutes,
+                starts_in_seconds=starts_in_seconds,
+                gap_seconds=gap_seconds,
+            )
+    setup = DemoSetup(
+        live=live,
+        live_created=live_created,
+        finished=finished_demo,
+        finished_created=finished_created,
+        replaced=replaced,
+    )
+    return setup
+
+
+def _create_live(
+    organiser,
+    *,
+    now: datetime,
+    pairs: int,
+    rounds: int,
+    boards_per_round: int,
+    round_minutes: float,
+    starts_in_seconds: float,
+    gap_seconds: float,
+) -> Tournament:
+    # On the minute's next whole second, so the countdown on the pages reads cleanly.
+    start_at = (now + timedelta(seconds=starts_in_seconds)).replace(microsecond=0)
     tournament = Tournament.objects.create(
         name=DEMO_NAME,
-        description="A short event that plays itself: simulated tables enter results, "
-        "the clock cuts off, scores and re-seats every round.",
+        description="A short event that plays itself: simulated tables enter results at "
+        "a human pace, and at every bell the clock cuts off unfinished boards, scores the "
+        "round across the field and re-seats the pairs by running score.",
         registration_opens_at=now - timedelta(minutes=5),
-        start_at=now + timedelta(seconds=starts_in_seconds),
+        start_at=start_at,
         rounds=rounds,
         boards_per_round=boards_per_round,
         round_length=timedelta(minutes=round_minutes),
-        gap_length=timedelta(seconds=15),
+        gap_length=timedelta(seconds=gap_seconds),
         scoring_method="IMP",
         created_by=organiser,
     )
@@ -124,4 +222,41 @@ def ensure_demo(
             usernames=[players[2 * i].username, players[2 * i + 1].username],
             now=now,
         )
-    return tournament, True
+    return tournament
+
+
+def ensure_finished_demo(
+    organiser,
+    *,
+    now: datetime,
+    pairs: int = 10,
+    rounds: int = 4,
+    boards_per_round: int = 3,
+) -> tuple[Tournament, bool]:
+    """A matchpoint event that ended a few minutes ago, simulated to the end at once."""
+    existing = Tournament.objects.filter(name=DEMO_FINISHED_NAME)
+    done = existing.filter(status=TournamentStatus.FINISHED).first()
+    if done is not None:
+        return done, False
+    for broken in existing:  # an interrupted simulation
+        _delete_demo(broken)
+    round_length = timedelta(minutes=20)
+    start_at = (now - rounds * round_length - timedelta(minutes=10)).replace(
+        second=0, microsecond=0
+    )
+    ensure_players(pairs * 2)  # with the demo names and password
+    report = simulate_tournament(
+        pairs=pairs,
+        rounds=rounds,
+        boards_per_round=boards_per_round,
+        scoring_method="MP",
+        unfinished=0.03,
+        name=DEMO_FINISHED_NAME,
+        description="Played by simulated tables when the demo was set up: every board's "
+        "traveller, hand record and the final ranking with master points.",
+        start_at=start_at,
+        round_length=round_length,
+        player_usernames=player_usernames(pairs * 2),
+        created_by=organiser,
+    )
+    return report.tournament, True

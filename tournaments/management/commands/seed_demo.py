@@ -1,39 +1,74 @@
-"""Demo data for `make run`: an organiser login and a tournament that plays itself."""
+"""Demo data for `make run`: an organiser login, a live event that plays itself and a
+finished one (see tournaments.services.demo)."""
+
+import logging
 
 from django.core.management.base import BaseCommand
+from django.urls import reverse
+from django.utils import timezone
 
-from tournaments.services.demo import DEMO_ORGANISER, DEMO_PASSWORD, ensure_demo
+from tournaments.services.demo import (
+    DEMO_ORGANISER,
+    DEMO_PASSWORD,
+    DEMO_PLAYER_PASSWORD,
+    ensure_demo,
+)
 
 
 class Command(BaseCommand):
-    help = "Create the demo organiser and (if none is upcoming or running) a demo tournament."
+    help = (
+        "Create the demo organiser, a live demo tournament starting within a minute (unless "
+        "one is on schedule) and a finished demo tournament (unless there is one)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--pairs", type=int, default=14)
         parser.add_argument("--rounds", type=int, default=5)
         parser.add_argument("--boards", type=int, default=3, help="boards per round")
         parser.add_argument("--round-minutes", type=float, default=2.0)
-        parser.add_argument("--starts-in", type=float, default=45, help="seconds from now")
-
-    def handle(self, *args, pairs, rounds, boards, round_minutes, starts_in, **options):
-        tournament, created = ensure_demo(
-            pairs=pairs,
-            rounds=rounds,
-            boards_per_round=boards,
-            round_minutes=round_minutes,
-            starts_in_seconds=starts_in,
+        parser.add_argument("--gap-seconds", type=float, default=15.0)
+        parser.add_argument("--starts-in", type=float, default=30, help="seconds from now")
+        parser.add_argument(
+            "--no-finished", action="store_true", help="skip the finished (simulated) demo"
         )
-        verb = "created" if created else "already there"
+
+    def handle(self, *args, **o):
+        # The finished demo is played on a simulated clock; its log would only repeat.
+        logging.getLogger("tournaments.services.clock").setLevel(logging.WARNING)
+        setup = ensure_demo(
+            pairs=o["pairs"],
+            rounds=o["rounds"],
+            boards_per_round=o["boards"],
+            round_minutes=o["round_minutes"],
+            gap_seconds=o["gap_seconds"],
+            starts_in_seconds=o["starts_in"],
+            finished=not o["no_finished"],
+        )
+        for name in setup.replaced:
+            self.stdout.write(f"Replaced a stale demo: {name}")
+        live = setup.live
+        verb = "created" if setup.live_created else "already on schedule"
+        start = timezone.localtime(live.start_at)
         self.stdout.write(
             self.style.SUCCESS(
-                f"Demo tournament “{tournament.name}” {verb}: "
-                f"starts {tournament.start_at:%H:%M:%S} UTC, "
-                f"{tournament.rounds} rounds × {tournament.boards_per_round} boards."
+                f"Live demo “{live.name}” (id {live.id}) {verb}: starts {start:%H:%M:%S}, "
+                f"{live.rounds} rounds × {live.boards_per_round} boards, "
+                f"{live.round_length.total_seconds() / 60:g}-minute rounds; watch it at "
+                f"{reverse('tournament', args=[live.id])}"
             )
         )
+        if setup.finished is not None:
+            verb = "simulated" if setup.finished_created else "already there"
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"Finished demo “{setup.finished.name}” (id {setup.finished.id}) {verb}: "
+                    f"results at {reverse('results', args=[setup.finished.id])}"
+                )
+            )
         self.stdout.write(
             self.style.SUCCESS(
                 f"Organiser login for /admin/: username “{DEMO_ORGANISER}”, "
-                f"password “{DEMO_PASSWORD}”."
+                f"password “{DEMO_PASSWORD}”; players player01 … log in with "
+                f"“{DEMO_PLAYER_PASSWORD}”."
             )
         )

@@ -1,0 +1,182 @@
+"""Benchmark: the public pages of a 2,000-pair event — queries and server time.
+
+Run: DATABASE_URL=postgres://… .venv/bin/python bench/bench_pages.py (or make bench)
+
+Builds a 2,000-pair (1,000-table) event in bulk, plays three rounds through the real
+clock over bulk-entered plausible results, and requests each page with the Django test
+client (the whole server side: URL routing, middleware, view, selectors, template):
+the tournament page (anonymous and as a seated player), its polled standings fragment
+(a full render, and the 204 answer when nothing changed), the results page and the
+API's standings. Then it plays the event to the end and measures again.
+
+Target per page: ≤ 10 queries and ≤ 200 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from urllib.parse import urlencode
+
+from common import bench_start, build_field, bulk_results, print_table, record, setup_django
+
+TARGET_QUERIES = 10
+TARGET_MS = 200.0
+
+
+def measure(client, url: str, runs: int) -> dict:
+    from django.db import connection
+
+    response = client.get(url)  # warm: templates compiled, connection open
+    # Counted at the cursor: the request_started signal clears connection.queries_log,
+    # which would fool CaptureQueriesContext around a test-client request.
+    executed = []
+    with connection.execute_wrapper(
+        lambda execute, sql, params, many, context: (
+            executed.append(sql) or execute(sql, params, many, context)
+        )
+    ):
+        response = client.get(url)
+    samples = []
+    for _ in range(runs):
+        began = time.perf_counter()
+        response = client.get(url)
+        samples.append(time.perf_counter() - began)
+    samples.sort()
+    return {
+        "status": response.status_code,
+        "bytes": len(response.content),
+        "queries": len(executed),
+        "sql": executed,
+        "median_ms": samples[len(samples) // 2] * 1000,
+        "best_ms": samples[0] * 1000,
+    }
+
+
+def pages(tournament, seated_user) -> list[tuple[str, str, object]]:
+    """(label, url, user or None) for every page that exists in this build."""
+    from django.urls import NoReverseMatch, reverse
+
+    from tournaments import selectors
+
+    found = []
+    kwargs = {"tournament_id": tournament.id}
+    for label, name, user, query in [
+        ("tournament page", "tournament", None, ""),
+        ("tournament page, seated player", "tournament", seated_user, ""),
+        ("standings fragment (full render)", "standings_fragment", None, ""),
+        ("standings fragment (unchanged: 204)", "standings_fragment", None, "version"),
+        ("results, page 1", "results", None, ""),
+        ("results, last page", "results", None, "?page=9999"),
+    ]:
+        try:
+            url = reverse(name, kwargs=kwargs)
+        except NoReverseMatch:
+            print(f"  {label}: URL name “{name}” does not exist yet, skipped")
+            continue
+        if query == "version":
+            query = "?" + urlencode({"v": selectors.live_version(tournament_id=tournament.id)})
+        found.append((label, url + query, user))
+    found.append(
+        ("API standings (JSON, every pair)", f"/api/v1/tournaments/{tournament.id}/standings", None)
+    )
+    return found
+
+
+def measure_all(tournament, seated_user, runs: int, stage: str) -> list[dict]:
+    from django.test import Client
+
+    rows = []
+    for label, url, user in pages(tournament, seated_user):
+        client = Client()
+        if user is not None:
+            client.force_login(user)
+        figures = measure(client, url, runs)
+        ok = figures["queries"] <= TARGET_QUERIES and figures["median_ms"] <= TARGET_MS
+        figures.update(label=label, url=url, stage=stage, ok=ok)
+        rows.append(figures)
+        record(
+            "pages",
+            stage=stage,
+            page=label,
+            status=figures["status"],
+            queries=figures["queries"],
+            median_ms=round(figures["median_ms"], 1),
+            ok=ok,
+        )
+    print_table(
+        ["page", "status", "queries", "median ms", "best ms", "KB", "target"],
+        [
+            [
+                r["label"],
+                r["status"],
+                r["queries"],
+                f"{r['median_ms']:.0f}",
+                f"{r['best_ms']:.0f}",
+                f"{r['bytes'] / 1024:.0f}",
+                "ok" if r["ok"] else "MISSED",
+            ]
+            for r in rows
+        ],
+    )
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--pairs", type=int, default=2000)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--boards", type=int, default=4)
+    parser.add_argument("--played", type=int, default=3, help="rounds closed before measuring")
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--seed", type=int, default=8)
+    args = parser.parse_args()
+    setup_django()
+
+    from tournaments.models import Round, Table, TournamentStatus
+    from tournaments.services import clock
+
+    rng = random.Random(args.seed)
+    start = bench_start(100)
+    print(f"pages: building {args.pairs} pairs, playing {args.played} rounds …", flush=True)
+    began = time.perf_counter()
+    tournament = build_field(
+        pairs=args.pairs,
+        rounds=args.rounds,
+        boards_per_round=args.boards,
+        start_at=start,
+        name="Bench pages",
+    )
+    clock.advance_tournament(tournament_id=tournament.id, now=start)
+
+    def play(number: int) -> None:
+        current = Round.objects.get(tournament=tournament, number=number)
+        bulk_results(round=current, rng=rng, unfinished=0.05, now=current.ends_at)
+        clock.advance_tournament(tournament_id=tournament.id, now=current.ends_at)
+
+    for number in range(1, args.played + 1):
+        play(number)
+    print(f"  built in {time.perf_counter() - began:.1f} s")
+    current = Round.objects.get(tournament=tournament, number=args.played + 1)
+    seated = Table.objects.filter(round=current).select_related("ns_pair__player1").first()
+    seated_user = seated.ns_pair.player1
+
+    print(f"\nwhile round {args.played + 1} is open ({args.pairs} pairs):")
+    live = measure_all(tournament, seated_user, args.runs, "running")
+    for number in range(args.played + 1, args.rounds + 1):
+        play(number)
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.FINISHED
+    print(f"\nfinished ({args.rounds} rounds × {args.boards} boards):")
+    final = measure_all(tournament, seated_user, args.runs, "finished")
+    missed = [f"{r['label']} ({r['stage']})" for r in live + final if not r["ok"]]
+    print(
+        f"\nall pages within ≤ {TARGET_QUERIES} queries and ≤ {TARGET_MS:g} ms"
+        if not missed
+        else "\nmissed the target: " + "; ".join(missed)
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -33,12 +33,17 @@ from ..models import (
     Standing,
     Tournament,
 )
+from .bulk import insert_rows
 
 AVERAGE = {ScoringMethod.MP: 50.0, ScoringMethod.IMP: 0.0, ScoringMethod.XIMP: 0.0}
 
 
-def score_round(*, round: Round) -> None:
-    """Score every board of `round` across the field and store each pair's board scores."""
+def score_round(*, round: Round) -> dict[int, float]:
+    """Score every board of `round` across the field and store each pair's board scores.
+
+    Returns each pair's round score (sum of IMPs, mean of MP %) over the boards it
+    completed, for the standings.
+    """
     tournament = round.tournament
     method = tournament.scoring_method
     boards = list(Board.objects.filter(round=round).only("id", "number"))
@@ -57,7 +62,7 @@ def score_round(*, round: Round) -> None:
         by_board[row[1]].append(row)
 
     PairBoardScore.objects.filter(board__round=round).delete()
-    new_scores: list[PairBoardScore] = []
+    new_scores: list[tuple] = []
     datum_updates: list[Board] = []
     for board in boards:
         scored, unscored = [], []
@@ -90,20 +95,21 @@ def score_round(*, round: Round) -> None:
             )
         board.datum = datum
         datum_updates.append(board)
-    PairBoardScore.objects.bulk_create(new_scores, batch_size=5000)
+    insert_rows(PairBoardScore, PAIR_SCORE_FIELDS, new_scores)
     if tournament.scoring_method == ScoringMethod.XIMP:
-        Board.objects.bulk_update(datum_updates, ["datum"], batch_size=1000)
+        Board.objects.bulk_update(datum_updates, ["datum"])
+    points: dict[int, list[float]] = defaultdict(list)
+    for pair_id, _board, _result, _direction, value, completed in new_scores:
+        if completed:
+            points[pair_id].append(value)
+    return {pid: round_total(scoring.running_total(method, pts)) for pid, pts in points.items()}
 
 
-def _pair_score(pair_id, board_id, result_id, direction, points) -> PairBoardScore:
-    return PairBoardScore(
-        pair_id=pair_id,
-        board_id=board_id,
-        result_id=result_id,
-        direction=direction,
-        points=points,
-        completed=points is not None,
-    )
+PAIR_SCORE_FIELDS = ("pair", "board", "result", "direction", "points", "completed")
+
+
+def _pair_score(pair_id, board_id, result_id, direction, points) -> tuple:
+    return (pair_id, board_id, result_id, direction, points, points is not None)
 
 
 def _standings_rows(tournament: Tournament, upto_round: int | None = None):
@@ -168,26 +174,33 @@ def _bulk_set_pair_totals(rows) -> None:
     Pair.objects.bulk_update(pairs, ["total", "boards_completed"], batch_size=500)
 
 
-def record_standings(*, round: Round) -> None:
-    """Store each pair's total and position after `round` (the pair page's history)."""
+def record_standings(
+    *,
+    round: Round,
+    rows: list[tuple] | None = None,
+    round_points: dict[int, float] | None = None,
+) -> None:
+    """Store each pair's total and position after `round` (the pair page's history).
+
+    At the bell the caller passes the totals and round scores it has just computed
+    (`update_totals`, `score_round`); a re-score of an earlier round recomputes them.
+    """
     tournament = round.tournament
-    rows = _standings_rows(tournament, upto_round=round.number)
-    round_points = _round_scores(round)
+    if rows is None:
+        rows = _standings_rows(tournament, upto_round=round.number)
+    if round_points is None:
+        round_points = _round_scores(round)
     Standing.objects.filter(round=round).delete()
-    standings = [
-        Standing(
-            pair_id=pair_id,
-            round=round,
-            round_score=round_points.get(pair_id),
-            total=total,
-            boards_completed=count,
-            position=position,
-        )
-        for position, (pair_id, _reg, total, count) in enumerate(
-            sorted(rows, key=standings_order_key), start=1
-        )
-    ]
-    Standing.objects.bulk_create(standings, batch_size=5000)
+    insert_rows(
+        Standing,
+        ("pair", "round", "round_score", "total", "boards_completed", "position"),
+        [
+            (pair_id, round.id, round_points.get(pair_id), total, count, position)
+            for position, (pair_id, _reg, total, count) in enumerate(
+                sorted(rows, key=standings_order_key), start=1
+            )
+        ],
+    )
 
 
 def _round_scores(round: Round) -> dict[int, float]:

@@ -48,6 +48,7 @@ from ..models import (
     UnplayedPolicy,
 )
 from . import board_scoring
+from .bulk import insert_rows
 
 logger = logging.getLogger(__name__)
 
@@ -231,12 +232,10 @@ def _create_round(
             for n in tournament.board_numbers(number)
         ]
     )
-    Table.objects.bulk_create(
-        [
-            Table(round=round, number=t.number, ns_pair_id=t.ns, ew_pair_id=t.ew)
-            for t in seating.tables
-        ],
-        batch_size=5000,
+    insert_rows(
+        Table,
+        ("round", "number", "ns_pair", "ew_pair"),
+        [(round.id, t.number, t.ns, t.ew) for t in seating.tables],
     )
     return round
 
@@ -247,9 +246,10 @@ def _close(tournament: Tournament, round: Round, now: datetime, *, bell: datetim
     round.status = RoundStatus.CLOSED
     round.closed_at = now
     round.save(update_fields=["status", "closed_at"])
-    board_scoring.score_round(round=round)
-    board_scoring.update_totals(tournament=tournament)
-    board_scoring.record_standings(round=round)
+    round_points = board_scoring.score_round(round=round)
+    # No later round has scores yet, so the running totals are the standings after this one.
+    totals = board_scoring.update_totals(tournament=tournament)
+    board_scoring.record_standings(round=round, rows=totals, round_points=round_points)
     if round.number >= tournament.rounds:
         board_scoring.finalize_results(tournament=tournament, now=now)
         tournament.status = TournamentStatus.FINISHED
@@ -267,21 +267,33 @@ def _cut_off_unplayed(tournament: Tournament, round: Round, now: datetime) -> in
     boards = list(Board.objects.filter(round=round).values_list("id", flat=True))
     done = set(BoardResult.objects.filter(board__round=round).values_list("table_id", "board_id"))
     adjustment = CUTOFF.get(tournament.unplayed_policy)
+    state = ResultState.ADJUSTED if adjustment else ResultState.NOT_PLAYED
+    ns_adj, ew_adj = adjustment or ("", "")
+    reason = str(_("Cut off at the bell")) if adjustment else ""
     missing = [
-        BoardResult(
-            table_id=table_id,
-            board_id=board_id,
-            state=ResultState.ADJUSTED if adjustment else ResultState.NOT_PLAYED,
-            ns_adjustment=adjustment[0] if adjustment else "",
-            ew_adjustment=adjustment[1] if adjustment else "",
-            adjustment_reason=_("Cut off at the bell") if adjustment else "",
-            entered_at=now,
-        )
+        (table_id, board_id, state, "", "", "", ns_adj, ew_adj, reason, now, False, "")
         for table_id in tables
         for board_id in boards
         if (table_id, board_id) not in done
     ]
-    BoardResult.objects.bulk_create(missing, batch_size=5000)
+    insert_rows(
+        BoardResult,
+        (
+            "table",
+            "board",
+            "state",
+            "contract",
+            "declarer",
+            "lead",
+            "ns_adjustment",
+            "ew_adjustment",
+            "adjustment_reason",
+            "entered_at",
+            "disputed",
+            "dispute_note",
+        ),
+        missing,
+    )
     return len(missing)
 
 

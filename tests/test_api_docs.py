@@ -1,0 +1,123 @@
+"""The OpenAPI schema and the interactive docs, which must work without the internet."""
+
+from __future__ import annotations
+
+import re
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.test import Client
+
+from tournaments.models import ApiToken
+
+pytestmark = pytest.mark.django_db
+
+
+def test_openapi_schema_lists_every_operation():
+    response = Client().get("/api/v1/openapi.json")
+    assert response.status_code == 200
+    schema = response.json()
+    assert schema["info"]["version"] == "1"
+    operations = {
+        (method.upper(), path)
+        for path, item in schema["paths"].items()
+        for method in item
+        if method in {"get", "post", "put"}
+    }
+    base = "/api/v1/tournaments/{tournament_id}"
+    assert operations == {
+        ("POST", "/api/v1/players"),
+        ("POST", "/api/v1/tournaments"),
+        ("GET", "/api/v1/tournaments"),
+        ("GET", base),
+        ("POST", base + "/pairs"),
+        ("POST", base + "/pairs/{pair_id}/withdraw"),
+        ("POST", base + "/start"),
+        ("GET", base + "/rounds/{number}"),
+        ("POST", base + "/rounds/{number}/close"),
+        ("PUT", base + "/rounds/{number}/tables/{table}/boards/{board}"),
+        ("GET", base + "/standings"),
+        ("GET", base + "/boards/{board}"),
+        ("GET", base + "/export.pbn"),
+        ("GET", base + "/export.xml"),
+    }
+    put = schema["paths"][base + "/rounds/{number}/tables/{table}/boards/{board}"]["put"]
+    assert put["security"] == [{"TokenAuth": []}]
+    assert "security" not in schema["paths"][base]["get"]  # reads are public
+    assert {"bearer"} == {s["scheme"] for s in schema["components"]["securitySchemes"].values()}
+
+
+def test_docs_page_and_its_assets_are_served_locally():
+    client = Client()
+    page = client.get("/api/v1/docs")
+    assert page.status_code == 200
+    html = page.content.decode()
+    # Every asset the page loads is on this server: no CDN, nothing external.
+    urls = re.findall(r'(?:src|href)="([^"]+)"', html)
+    assert urls and all(url.startswith("/api/v1/docs/assets/") for url in urls), urls
+    assert "http://" not in html and "https://" not in html
+    assert '"url": "/api/v1/openapi.json"' in html
+    for url in urls:
+        asset = client.get(url)
+        assert asset.status_code == 200, url
+        body = b"".join(asset.streaming_content)
+        assert len(body) > 100, url
+        assert b"cdn.jsdelivr" not in body and b"unpkg.com" not in body
+    bundle = client.get("/api/v1/docs/assets/swagger-ui-bundle.js")
+    assert bundle["Content-Type"].startswith("text/javascript") or bundle[
+        "Content-Type"
+    ].startswith("application/javascript")
+
+
+def test_only_known_assets_are_served():
+    client = Client()
+    assert client.get("/api/v1/docs/assets/__init__.py").status_code == 404
+    assert client.get("/api/v1/docs/assets/..%2F..%2Fmain.py").status_code == 404
+
+
+def test_api_token_command_creates_then_prints_the_same_token(make_user):
+    user = make_user("carol")
+    out = StringIO()
+    call_command("api_token", "carol", stdout=out)
+    key = out.getvalue().strip()
+    assert re.fullmatch(r"[0-9a-f]{40}", key)
+    assert ApiToken.objects.get(user=user).key == key
+    again = StringIO()
+    call_command("api_token", "CAROL", stdout=again)
+    assert again.getvalue().strip() == key
+    reset = StringIO()
+    call_command("api_token", "carol", "--reset", stdout=reset)
+    assert reset.getvalue().strip() != key
+    assert ApiToken.objects.filter(user=user).count() == 1
+
+
+def test_api_token_command_for_an_unknown_user():
+    with pytest.raises(CommandError, match="no user"):
+        call_command("api_token", "ghost", stdout=StringIO())
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_swagger_ui_renders_without_the_internet(live_server):
+    """In a real Chromium with every request off this server refused: the docs render."""
+    from browser.pw import chromium, new_page, shot
+
+    outside: list[str] = []
+
+    def only_this_server(route):
+        if route.request.url.startswith(live_server.url):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    with chromium() as browser:
+        page = new_page(browser)
+        page.route("**/*", only_this_server)
+        page.goto(f"{live_server.url}/api/v1/docs")
+        page.wait_for_selector(".swagger-ui .opblock", timeout=10_000)
+        assert page.locator(".swagger-ui .opblock").count() == 14
+        assert "Swiss pairs director API" in page.locator(".swagger-ui .title").inner_text()
+        shot(page, "api-docs")
+    assert outside == []

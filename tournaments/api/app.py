@@ -1,0 +1,29 @@
+"""The versioned JSON API (django-ninja), mounted at /api/v1/ by config/urls.py."""
+
+from __future__ import annotations
+
+from ninja import NinjaAPI
+
+from . import docs, errors
+from .endpoints import router
+
+api = NinjaAPI(
+    title="Swiss pairs director API",
+    version="1",
+    description=(
+        "Results are public; writing needs `Authorization: Bearer <token>` "
+        "(`manage.py api_token <username>`), most writes an organiser's token. "
+        'Every refusal is `{"error": "<message>"}` with a 4xx status.'
+    ),
+    urls_namespace="api",
+    docs=docs.OfflineSwagger(),
+    docs_url="/docs",
+    openapi_url="/openapi.json",
+)
+errors.install(api)
+api.add_router("/", router)
+
+
+@api.get("/docs/assets/{name}", include_in_schema=False, url_name="docs-asset")
+def docs_asset(request, name: str):
+    return docs.asset_response(name)

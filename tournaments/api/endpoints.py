@@ -1,0 +1,413 @@
+"""The API's operations: each finds what the URL names, calls a service or selector, and
+shapes the answer. Reads are public; writes need a token, most an organiser's."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from django.utils.translation import gettext as _
+from ninja import Query, Router, Status
+
+from .. import exports, selectors
+from ..errors import ClockError
+from ..models import RoundStatus, Tournament
+from ..services import clock, registration, results, setup
+from . import lookups
+from .auth import organiser_auth, token_auth
+from .schemas import (
+    BoardDetailOut,
+    ClosedOut,
+    ErrorOut,
+    PairIn,
+    PairOut,
+    PlayerCreatedOut,
+    PlayerIn,
+    ResultIn,
+    ResultOut,
+    RoundOut,
+    StandingOut,
+    StartedOut,
+    TournamentIn,
+    TournamentOut,
+)
+
+router = Router()
+
+ERRORS = {400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut}
+WRITE_ERRORS = {**ERRORS, 401: ErrorOut, 403: ErrorOut}
+
+
+# --- shaping answers -----------------------------------------------------------------
+
+
+def _player(user) -> dict:
+    profile = getattr(user, "profile", None)
+    return {"username": user.get_username(), "name": profile.name if profile else user.username}
+
+
+def _pair(pair) -> dict:
+    return {
+        "id": pair.id,
+        "registration_no": pair.registration_no,
+        "players": [_player(pair.player1), _player(pair.player2)],
+        "withdrawn_at": pair.withdrawn_at,
+    }
+
+
+def _round_summary(round) -> dict | None:
+    if round is None:
+        return None
+    return {
+        "number": round.number,
+        "status": round.status,
+        "starts_at": round.starts_at,
+        "ends_at": round.ends_at,
+    }
+
+
+def _tournament(t: Tournament, *, current_round=None, pair_count: int | None = None) -> dict:
+    if pair_count is None:
+        pair_count = selectors.confirmed_pairs(t).count()
+    return {
+        "id": t.id,
+        "name": t.name,
+        "status": t.status,
+        "start_at": t.start_at,
+        "registration_opens_at": t.registration_opens_at,
+        "rounds": t.rounds,
+        "boards_per_round": t.boards_per_round,
+        "round_minutes": t.round_length.total_seconds() / 60,
+        "gap_minutes": t.gap_length.total_seconds() / 60,
+        "scoring": t.scoring_method,
+        "completion_threshold": float(t.completion_threshold),
+        "unplayed_policy": t.unplayed_policy,
+        "pair_count": pair_count,
+        "current_round": _round_summary(current_round),
+        "finished_at": t.finished_at,
+    }
+
+
+def _tournament_now(t: Tournament) -> dict:
+    t.refresh_from_db()
+    return _tournament(t, current_round=selectors.current_round(t))
+
+
+def _result(result, *, table: int, board: int) -> dict:
+    # Numbers passed in: result.table would cost the hot path another query.
+    return {
+        "table": table,
+        "board": board,
+        "state": result.state,
+        "contract": result.contract,
+        "declarer": result.declarer,
+        "tricks": result.tricks,
+        "result": result.result_relative,
+        "lead": result.lead,
+        "ns_score": result.ns_score,
+        "entered_by": result.entered_by.get_username() if result.entered_by else None,
+        "entered_at": result.entered_at,
+    }
+
+
+# --- players and tournaments ---------------------------------------------------------
+
+
+@router.post(
+    "/players",
+    auth=organiser_auth,
+    response={201: PlayerCreatedOut, **WRITE_ERRORS},
+    tags=["setup"],
+    summary="Create a player (organiser)",
+)
+def create_player(request, payload: PlayerIn):
+    user = setup.create_player(username=payload.username, display_name=payload.display_name)
+    return Status(
+        201, {"id": user.id, "username": user.username, "display_name": payload.display_name}
+    )
+
+
+@router.post(
+    "/tournaments",
+    auth=organiser_auth,
+    response={201: TournamentOut, **WRITE_ERRORS},
+    tags=["setup"],
+    summary="Create a tournament (organiser)",
+)
+def create_tournament(request, payload: TournamentIn):
+    t = setup.create_tournament(
+        name=payload.name,
+        start_at=payload.start_at,
+        registration_opens_at=payload.registration_opens_at,
+        rounds=payload.rounds,
+        boards_per_round=payload.boards_per_round,
+        round_minutes=payload.round_minutes,
+        gap_minutes=payload.gap_minutes,
+        scoring=payload.scoring,
+        completion_threshold=payload.completion_threshold,
+        unplayed_policy=payload.unplayed_policy,
+        created_by=request.auth,
+    )
+    return Status(201, _tournament(t, pair_count=0))
+
+
+@router.get(
+    "/tournaments",
+    response={200: list[TournamentOut], 422: ErrorOut},
+    tags=["tournaments"],
+    summary="Running, upcoming and recent tournaments",
+)
+def list_tournaments(request, limit: int = Query(20, ge=1, le=100)):
+    groups = selectors.tournament_cards(limit=limit)
+    cards = groups["running"] + groups["upcoming"] + groups["finished"]
+    return [
+        _tournament(card.tournament, current_round=card.round, pair_count=card.pair_count)
+        for card in cards
+    ]
+
+
+@router.get(
+    "/tournaments/{tournament_id}",
+    response={200: TournamentOut, 404: ErrorOut},
+    tags=["tournaments"],
+    summary="A tournament: status, current round, settings",
+)
+def get_tournament(request, tournament_id: int):
+    return _tournament_now(lookups.get_tournament(tournament_id))
+
+
+# --- registration and the clock ------------------------------------------------------
+
+
+@router.post(
+    "/tournaments/{tournament_id}/pairs",
+    auth=organiser_auth,
+    response={201: PairOut, **WRITE_ERRORS},
+    tags=["setup"],
+    summary="Register a confirmed pair (organiser)",
+)
+def register_pair(request, tournament_id: int, payload: PairIn):
+    t = lookups.get_tournament(tournament_id)
+    pair = registration.register_pair(tournament=t, usernames=payload.players)
+    return Status(201, _pair(pair))
+
+
+@router.post(
+    "/tournaments/{tournament_id}/pairs/{pair_id}/withdraw",
+    auth=organiser_auth,
+    response={200: PairOut, **WRITE_ERRORS},
+    tags=["setup"],
+    summary="Withdraw a pair from the next seating on (organiser)",
+)
+def withdraw_pair(request, tournament_id: int, pair_id: int):
+    t = lookups.get_tournament(tournament_id)
+    pair = registration.withdraw_pair(pair=lookups.get_pair(t, pair_id), by=request.auth)
+    return _pair(pair)
+
+
+@router.post(
+    "/tournaments/{tournament_id}/start",
+    auth=organiser_auth,
+    response={200: StartedOut, **WRITE_ERRORS},
+    tags=["clock"],
+    summary="Start now: seat and open round 1 (organiser)",
+)
+def start_tournament(request, tournament_id: int):
+    t = lookups.get_tournament(tournament_id)
+    events = clock.start_now(tournament=t)
+    return {"tournament": _tournament_now(t), "events": events}
+
+
+@router.post(
+    "/tournaments/{tournament_id}/rounds/{number}/close",
+    auth=organiser_auth,
+    response={200: ClosedOut, **WRITE_ERRORS},
+    tags=["clock"],
+    summary="Close the open round now, as the bell would (organiser)",
+)
+def close_round(request, tournament_id: int, number: int):
+    t = lookups.get_tournament(tournament_id)
+    round = lookups.get_round(t, number)
+    # Naming the round keeps a retried request from closing the next one; the service
+    # re-checks the number under its lock, so the bell can't slip in between.
+    if round.status != RoundStatus.OPEN:
+        raise ClockError(_("Round %(n)s is not the open round.") % {"n": number})
+    message = clock.close_round_now(tournament=t, round_number=number)
+    return {"message": message, "tournament": _tournament_now(t)}
+
+
+# --- play ----------------------------------------------------------------------------
+
+
+@router.get(
+    "/tournaments/{tournament_id}/rounds/{number}",
+    response={200: RoundOut, 404: ErrorOut},
+    tags=["play"],
+    summary="A round: times, boards, seating and bye",
+)
+def get_round(request, tournament_id: int, number: int):
+    t = lookups.get_tournament(tournament_id)
+    round = lookups.get_round_with_boards(t, number)
+    tables = selectors.round_seating(round=round)
+    return {
+        "number": round.number,
+        "status": round.status,
+        "starts_at": round.starts_at,
+        "ends_at": round.ends_at,
+        "closed_at": round.closed_at,
+        "boards": [
+            {"number": b.number, "dealer": b.dealer, "vulnerability": b.vulnerability}
+            for b in round.boards.all()
+        ],
+        "tables": [
+            {
+                "table": table.number,
+                "ns": table.ns_pair_id,
+                "ew": table.ew_pair_id,
+                "ns_players": [_player(table.ns_pair.player1), _player(table.ns_pair.player2)],
+                "ew_players": [_player(table.ew_pair.player1), _player(table.ew_pair.player2)],
+            }
+            for table in tables
+        ],
+        "bye": round.bye_pair_id,
+    }
+
+
+@router.put(
+    "/tournaments/{tournament_id}/rounds/{number}/tables/{table}/boards/{board}",
+    auth=token_auth,
+    response={200: ResultOut, **WRITE_ERRORS},
+    tags=["play"],
+    summary="Enter or correct a table's result (a player of the table, or an organiser)",
+)
+def submit_result(
+    request, tournament_id: int, number: int, table: int, board: int, payload: ResultIn
+):
+    found = lookups.get_table(tournament_id, number, table)
+    entry = results.ContractEntry(
+        contract=payload.contract,
+        declarer=payload.declarer or "",
+        tricks=payload.tricks,
+        result=payload.result,
+        lead=payload.lead or "",
+    )
+    stored = results.submit_result(table=found, board_number=board, entry=entry, user=request.auth)
+    return _result(stored, table=found.number, board=board)
+
+
+# --- results -------------------------------------------------------------------------
+
+
+@router.get(
+    "/tournaments/{tournament_id}/standings",
+    response={200: list[StandingOut], 404: ErrorOut},
+    tags=["results"],
+    summary="Live standings after the last closed round, or the final ranking",
+)
+def get_standings(request, tournament_id: int):
+    t = lookups.get_tournament(tournament_id)
+    return [
+        {
+            "pair": row.pair.id,
+            "registration_no": row.pair.registration_no,
+            "players": [_player(row.pair.player1), _player(row.pair.player2)],
+            "position": row.position,
+            "rank": row.rank,
+            "total": row.total,
+            "boards_completed": row.boards_completed,
+            "completion": round(row.completion * 100, 2),
+            "completed": row.completed,
+            "master_points": row.master_points,
+            "withdrawn": row.withdrawn,
+        }
+        for row in selectors.standings(tournament=t)
+    ]
+
+
+@router.get(
+    "/tournaments/{tournament_id}/boards/{board}",
+    response={200: BoardDetailOut, 404: ErrorOut},
+    tags=["results"],
+    summary="A board: dealer, vulnerability, deal and traveller (once its round closed)",
+)
+def get_board(request, tournament_id: int, board: int):
+    t = lookups.get_tournament(tournament_id)
+    found, lines = selectors.board_detail(tournament=t, number=board)
+    visible = selectors.deal_visible(found)
+    return {
+        "number": found.number,
+        "round": found.round.number,
+        "dealer": found.dealer,
+        "vulnerability": found.vulnerability,
+        "deal": found.deal if visible else None,
+        "datum": found.datum if visible else None,
+        "results": [
+            {
+                "table": line.table.number,
+                "ns": line.table.ns_pair_id,
+                "ew": line.table.ew_pair_id,
+                "contract": line.result.contract,
+                "declarer": line.result.declarer,
+                "tricks": line.result.tricks,
+                "result": line.result.result_relative,
+                "lead": line.result.lead,
+                "ns_score": line.result.ns_score,
+                "ns_points": line.ns_points,
+                "ew_points": line.ew_points,
+                "state": line.result.state,
+                "ns_adjustment": line.result.ns_adjustment,
+                "ew_adjustment": line.result.ew_adjustment,
+            }
+            for line in (lines if visible else [])
+        ],
+    }
+
+
+# --- exports -------------------------------------------------------------------------
+
+
+def _download(content, *, filename: str, content_type: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _file_response(media_type: str, description: str) -> dict:
+    return {
+        "responses": {
+            200: {
+                "description": description,
+                "content": {media_type: {"schema": {"type": "string"}}},
+            }
+        }
+    }
+
+
+@router.get(
+    "/tournaments/{tournament_id}/export.pbn",
+    response={404: ErrorOut, 409: ErrorOut},
+    openapi_extra=_file_response("text/plain", "PBN 2.1 file (UTF-8)"),
+    tags=["exports"],
+    summary="Deals, travellers and ranking as PBN 2.1",
+)
+def export_pbn(request, tournament_id: int):
+    t = lookups.get_tournament(tournament_id)
+    return _download(
+        exports.pbn_export(tournament=t),
+        filename=f"tournament-{t.pk}.pbn",
+        content_type="text/plain; charset=utf-8",
+    )
+
+
+@router.get(
+    "/tournaments/{tournament_id}/export.xml",
+    response={404: ErrorOut, 409: ErrorOut},
+    openapi_extra=_file_response("application/xml", "USEBIO 1.2 XML"),
+    tags=["exports"],
+    summary="Results as USEBIO 1.2 XML (national federations' masterpoint systems)",
+)
+def export_usebio(request, tournament_id: int):
+    t = lookups.get_tournament(tournament_id)
+    return _download(
+        exports.usebio_export(tournament=t),
+        filename=f"tournament-{t.pk}-usebio.xml",
+        content_type="application/xml; charset=utf-8",
+    )

@@ -1,0 +1,61 @@
+"""Every refusal as `{"error": "<message>"}` with a 4xx status, never a 500 for bad input."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ObjectDoesNotExist
+from django.http import Http404
+from django.utils.translation import gettext as _
+from ninja.errors import AuthenticationError, HttpError, ValidationError
+
+from ..errors import ServiceError
+
+
+def _error(api, request, message: str, status: int, **headers):
+    response = api.create_response(request, {"error": str(message)}, status=status)
+    for name, value in headers.items():
+        response[name.replace("_", "-")] = value
+    return response
+
+
+def _field(loc) -> str:
+    # ninja prefixes the source ("body", "path", "query") and, for bodies, the
+    # endpoint's parameter name; the client only knows the field path.
+    parts = [str(p) for p in loc]
+    if parts[:1] == ["body"]:
+        parts = parts[2:] if parts[1:2] == ["payload"] else parts[1:]
+    elif len(parts) > 1:
+        parts = parts[1:]
+    return ".".join(parts) or "request body"
+
+
+def validation_message(errors) -> str:
+    details = [f"{_field(e.get('loc', ()))}: {e.get('msg', '')}" for e in errors[:10]]
+    return _("Invalid request: %(details)s") % {"details": "; ".join(details)}
+
+
+def install(api) -> None:
+    def service_error(request, exc: ServiceError):
+        return _error(api, request, str(exc), exc.status_code)
+
+    def validation_error(request, exc: ValidationError):
+        return _error(api, request, validation_message(exc.errors), 422)
+
+    def authentication_error(request, exc: AuthenticationError):
+        message = _("Authentication required: send the header “Authorization: Bearer <token>”.")
+        return _error(api, request, message, 401, WWW_Authenticate="Bearer")
+
+    def http_error(request, exc: HttpError):
+        message = exc.message
+        if exc.status_code == 400 and message.startswith("Cannot parse request body"):
+            message = _("The request body is not valid JSON.")
+        return _error(api, request, message, exc.status_code)
+
+    def not_found(request, exc: Exception):
+        return _error(api, request, _("Not found."), 404)
+
+    api.add_exception_handler(ServiceError, service_error)
+    api.add_exception_handler(ValidationError, validation_error)
+    api.add_exception_handler(AuthenticationError, authentication_error)
+    api.add_exception_handler(HttpError, http_error)
+    api.add_exception_handler(Http404, not_found)
+    api.add_exception_handler(ObjectDoesNotExist, not_found)

@@ -1,0 +1,207 @@
+"""Request and response bodies. Types are checked here (422); meaning — ranges, names,
+bridge rules — is checked by the services, whose messages the API passes on (400)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from ninja import Field, Schema
+from pydantic import AfterValidator
+
+
+def _no_nul(value: str) -> str:
+    # PostgreSQL text cannot hold NUL; refused here, it is a 422 instead of a 500.
+    if "\x00" in value:
+        raise ValueError("text may not contain NUL characters")
+    return value
+
+
+Text = Annotated[str, AfterValidator(_no_nul)]
+
+
+class ErrorOut(Schema):
+    error: str
+
+
+# --- players -------------------------------------------------------------------------
+
+
+class PlayerIn(Schema):
+    username: Text = Field(description="Letters, digits and @ . + - _ ; at most 150 characters.")
+    display_name: Text = Field("", description="Name shown on the pages; at most 80 characters.")
+
+
+class PlayerOut(Schema):
+    username: str
+    name: str
+
+
+class PlayerCreatedOut(Schema):
+    id: int
+    username: str
+    display_name: str
+
+
+# --- tournaments ---------------------------------------------------------------------
+
+
+class TournamentIn(Schema):
+    name: Text
+    start_at: datetime = Field(description="ISO 8601; without an offset, the site's time zone.")
+    registration_opens_at: datetime | None = Field(None, description="Default: now.")
+    rounds: int = Field(description="1–50.")
+    boards_per_round: int = Field(description="1–36.")
+    round_minutes: float = Field(description="More than 0, at most 600; fractions allowed.")
+    gap_minutes: float = Field(0, description="Between rounds: 0–1440; fractions allowed.")
+    scoring: Literal["MP", "IMP", "XIMP"] = "IMP"
+    completion_threshold: float = Field(
+        70, description="A percentage 0–100 (70 means 70 %); fractions such as 0.7 are refused."
+    )
+    unplayed_policy: Literal["not_played", "avg_minus", "avg"] = "not_played"
+
+
+class RoundSummaryOut(Schema):
+    number: int
+    status: str
+    starts_at: datetime
+    ends_at: datetime
+
+
+class TournamentOut(Schema):
+    id: int
+    name: str
+    status: str
+    start_at: datetime
+    registration_opens_at: datetime
+    rounds: int
+    boards_per_round: int
+    round_minutes: float
+    gap_minutes: float
+    scoring: str
+    completion_threshold: float = Field(description="Percentage 0–100.")
+    unplayed_policy: str
+    pair_count: int
+    current_round: RoundSummaryOut | None
+    finished_at: datetime | None
+
+
+class StartedOut(Schema):
+    tournament: TournamentOut
+    events: list[str]
+
+
+class ClosedOut(Schema):
+    message: str
+    tournament: TournamentOut
+
+
+# --- pairs ---------------------------------------------------------------------------
+
+
+class PairIn(Schema):
+    players: list[Text] = Field(description="The two players' usernames.")
+
+
+class PairOut(Schema):
+    id: int
+    registration_no: int | None
+    players: list[PlayerOut]
+    withdrawn_at: datetime | None
+
+
+# --- rounds and results --------------------------------------------------------------
+
+
+class BoardOut(Schema):
+    number: int
+    dealer: str
+    vulnerability: str
+
+
+class TableOut(Schema):
+    table: int
+    ns: int = Field(description="NS pair id.")
+    ew: int = Field(description="EW pair id.")
+    ns_players: list[PlayerOut]
+    ew_players: list[PlayerOut]
+
+
+class RoundOut(Schema):
+    number: int
+    status: str
+    starts_at: datetime
+    ends_at: datetime
+    closed_at: datetime | None
+    boards: list[BoardOut]
+    tables: list[TableOut]
+    bye: int | None = Field(description="Pair id of the pair sitting out, if any.")
+
+
+class ResultIn(Schema):
+    contract: Text = Field(description='"4S", "3NTX", "7HXX" or "PASS".')
+    declarer: Text | None = Field(None, description="N, E, S or W (not for PASS).")
+    tricks: int | None = Field(None, description="Tricks taken by declarer, 0–13 …")
+    result: Text | None = Field(None, description='… or the result: "=", "+1", "-2".')
+    lead: Text | None = Field(None, description='Opening lead, e.g. "SA", "H10" (optional).')
+
+
+class ResultOut(Schema):
+    table: int
+    board: int
+    state: str
+    contract: str
+    declarer: str
+    tricks: int | None
+    result: str
+    lead: str
+    ns_score: int | None
+    entered_by: str | None
+    entered_at: datetime
+
+
+# --- standings and boards ------------------------------------------------------------
+
+
+class StandingOut(Schema):
+    pair: int
+    registration_no: int | None
+    players: list[PlayerOut]
+    position: int
+    rank: int | None
+    total: float
+    boards_completed: int
+    completion: float = Field(description="Percentage of the event's boards completed, 0–100.")
+    completed: bool
+    master_points: float
+    withdrawn: bool
+
+
+class BoardResultOut(Schema):
+    table: int
+    ns: int
+    ew: int
+    contract: str
+    declarer: str
+    tricks: int | None
+    result: str
+    lead: str
+    ns_score: int | None
+    ns_points: float | None
+    ew_points: float | None
+    state: str
+    ns_adjustment: str
+    ew_adjustment: str
+
+
+class BoardDetailOut(Schema):
+    number: int
+    round: int
+    dealer: str
+    vulnerability: str
+    deal: str | None = Field(description="PBN deal; null until the board's round has closed.")
+    datum: int | None
+    results: list[BoardResultOut] = Field(
+        description="The traveller; empty until the round has closed (it would show "
+        "contracts to tables still to play the board)."
+    )

@@ -1,0 +1,228 @@
+"""Everything an export needs, read in a fixed number of queries whatever the field size.
+
+Only boards of closed rounds are exported: their deals are public (SPEC 2) and their
+scores final until a director re-scores. Pairs are identified by registration number,
+the pair number players see on the pages and that PBN and USEBIO call the pair id.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .. import selectors
+from ..errors import ServiceError
+from ..models import (
+    Board,
+    BoardResult,
+    PairBoardScore,
+    ResultState,
+    Round,
+    RoundStatus,
+    Tournament,
+    TournamentStatus,
+)
+
+PROGRAM_NAME = "Swiss pairs director"
+PROGRAM_VERSION = "0.1.0"
+
+
+class NothingToExport(ServiceError):
+    status_code = 409
+
+
+@dataclass
+class ExportPlayer:
+    username: str
+    name: str
+
+
+@dataclass
+class ExportPair:
+    id: int
+    number: int
+    players: list[ExportPlayer]
+    position: int
+    rank: int | None
+    total: float
+    boards_completed: int
+    completion: float
+    completed: bool
+    master_points: float
+    withdrawn: bool
+
+    @property
+    def names(self) -> str:
+        return " – ".join(p.name for p in self.players)
+
+
+@dataclass
+class ExportLine:
+    round: int
+    table: int
+    ns: int
+    ew: int
+    state: str
+    contract: str
+    declarer: str
+    lead: str
+    tricks: int | None
+    ns_score: int | None
+    ns_adjustment: str
+    ew_adjustment: str
+    ns_points: float | None
+    ew_points: float | None
+
+    @property
+    def passed_out(self) -> bool:
+        return self.state == ResultState.PASSED_OUT
+
+    @property
+    def played(self) -> bool:
+        return self.state == ResultState.PLAYED
+
+    @property
+    def adjusted(self) -> bool:
+        return self.state == ResultState.ADJUSTED
+
+    @property
+    def relative(self) -> str:
+        """'=', '+1', '-2' as a traveller shows the result."""
+        if not self.played or self.tricks is None:
+            return ""
+        diff = self.tricks - (int(self.contract[0]) + 6)
+        return "=" if diff == 0 else f"{diff:+d}"
+
+
+@dataclass
+class ExportBoard:
+    number: int
+    round: int
+    dealer: str
+    vulnerability: str
+    deal: str
+    datum: int | None
+    lines: list[ExportLine] = field(default_factory=list)
+
+
+@dataclass
+class ExportData:
+    tournament: Tournament
+    pairs: list[ExportPair]
+    boards: list[ExportBoard]
+    closed_rounds: list[Round]
+    generated_at: datetime
+
+    @property
+    def finished(self) -> bool:
+        return self.tournament.status == TournamentStatus.FINISHED
+
+    @property
+    def method(self) -> str:
+        return self.tournament.scoring_method
+
+    def pair_number(self, pair_id: int) -> int:
+        return self._numbers[pair_id]
+
+    def __post_init__(self):
+        self._numbers = {p.id: p.number for p in self.pairs}
+
+
+def collect(*, tournament: Tournament, now: datetime | None = None) -> ExportData:
+    """The tournament's closed boards with their travellers, and the standings.
+
+    Refuses (NothingToExport, 409) while no round has closed: an export then would
+    have no boards, and PBN has no way to carry a ranking without a game.
+    """
+    now = now or timezone.now()
+    closed_rounds = list(
+        Round.objects.filter(tournament=tournament, status=RoundStatus.CLOSED).order_by("number")
+    )
+    if not closed_rounds:
+        raise NothingToExport(
+            _("Nothing to export yet: no round of %(t)s has closed.") % {"t": tournament.name}
+        )
+    pairs = [
+        ExportPair(
+            id=row.pair.id,
+            number=row.pair.registration_no,
+            players=[
+                ExportPlayer(username=user.get_username(), name=_name(user))
+                for user in (row.pair.player1, row.pair.player2)
+            ],
+            position=row.position,
+            rank=row.rank,
+            total=row.total,
+            boards_completed=row.boards_completed,
+            completion=row.completion,
+            completed=row.completed,
+            master_points=row.master_points,
+            withdrawn=row.withdrawn,
+        )
+        for row in selectors.standings(tournament=tournament)
+    ]
+    numbers = {p.id: p.number for p in pairs}
+    round_numbers = {r.id: r.number for r in closed_rounds}
+    boards = {
+        b.id: ExportBoard(
+            number=b.number,
+            round=round_numbers[b.round_id],
+            dealer=b.dealer,
+            vulnerability=b.vulnerability,
+            deal=b.deal,
+            datum=b.datum,
+        )
+        for b in Board.objects.filter(round__in=closed_rounds).order_by("number")
+    }
+    points: dict[tuple[int, str], float | None] = {
+        (result_id, direction): value
+        for result_id, direction, value in PairBoardScore.objects.filter(
+            board__round__in=closed_rounds, result__isnull=False
+        ).values_list("result_id", "direction", "points")
+    }
+    lines: dict[int, list[ExportLine]] = defaultdict(list)
+    for r in (
+        BoardResult.objects.filter(board__round__in=closed_rounds)
+        .select_related("table")
+        .order_by("board__number", "table__number")
+    ):
+        lines[r.board_id].append(
+            ExportLine(
+                round=boards[r.board_id].round,
+                table=r.table.number,
+                ns=numbers[r.table.ns_pair_id],
+                ew=numbers[r.table.ew_pair_id],
+                state=r.state,
+                contract=r.contract,
+                declarer=r.declarer,
+                lead=r.lead,
+                tricks=r.tricks,
+                ns_score=r.ns_score,
+                ns_adjustment=r.ns_adjustment,
+                ew_adjustment=r.ew_adjustment,
+                ns_points=points.get((r.id, "NS")),
+                ew_points=points.get((r.id, "EW")),
+            )
+        )
+    for board_id, board in boards.items():
+        # Highest NS score first, as a traveller is read; unscored lines last.
+        board.lines = sorted(
+            lines.get(board_id, []),
+            key=lambda line: (line.ns_score is None, -(line.ns_score or 0), line.table),
+        )
+    return ExportData(
+        tournament=tournament,
+        pairs=pairs,
+        boards=sorted(boards.values(), key=lambda b: b.number),
+        closed_rounds=closed_rounds,
+        generated_at=now,
+    )
+
+
+def _name(user) -> str:
+    profile = getattr(user, "profile", None)
+    return profile.name if profile else user.get_username()

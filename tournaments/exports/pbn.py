@@ -1,0 +1,176 @@
+"""PBN 2.1 export (Portable Bridge Notation, export format).
+
+One game per closed board: the mandatory tag set in its export order (Event, Site,
+Date, Board, West, North, East, South, Dealer, Vulnerable, Deal, Scoring, Declarer,
+Contract, Result), the board's round, and its traveller as a ScoreTable. The first
+game also carries the ranking as a TotalScoreTable (final, or live after the last
+closed round). Files are UTF-8: players' names are often Chinese.
+
+A board played at many tables has no single declarer, contract or result, so those
+tags are "?" (unknown) and the table rows say what happened at each table. Table
+cells follow PBN 5.2: "-" for an irrelevant value, "^" before an artificial
+(adjusted) score, right/left alignment padded to the declared minimum width.
+"""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from .data import PROGRAM_NAME, ExportBoard, ExportData, ExportLine
+
+VULNERABLE = {"None": "None", "NS": "NS", "EW": "EW", "Both": "All"}
+SCORING = {"MP": "MatchPoints;MP1", "IMP": "IMP;Cross", "XIMP": "IMP;Butler"}
+# Export-format lines stay under PBN's 255-character limit with these caps.
+MAX_TAG_VALUE = 200
+MAX_NAMES = 80
+
+
+def escape(value: str) -> str:
+    """A PBN string token's content: backslash and quote escaped, no line breaks."""
+    text = " ".join(str(value).split())
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def tag(name: str, value) -> str:
+    return f'[{name} "{escape(str(value))[:MAX_TAG_VALUE]}"]'
+
+
+def _column(name: str, width: int, align: str) -> tuple[str, int, str]:
+    return (name, width, align)
+
+
+def table(name: str, columns: list[tuple[str, int, str]], rows: list[list[str]]) -> list[str]:
+    """A supplemental table section: its tag, then one line per row, padded per column."""
+    header = ";".join(f"{col}\\{width}{align}" for col, width, align in columns)
+    # Written as-is: PBN files give the width marker as one backslash ("Rank\2R"),
+    # and readers expect exactly that, although a string would double a backslash.
+    lines = [f'[{name} "{header}"]']
+    for row in rows:
+        cells = []
+        for (_col, width, align), cell in zip(columns, row, strict=True):
+            cells.append(cell.rjust(width) if align == "R" else cell.ljust(width))
+        lines.append(" ".join(cells).rstrip())
+    return lines
+
+
+def _points(value: float | None, artificial: bool) -> str:
+    if value is None:
+        return "-"
+    return ("^" if artificial else "") + f"{value:.2f}"
+
+
+def _contract(line: ExportLine) -> str:
+    if line.passed_out:
+        return "Pass"
+    return line.contract if line.played else "-"
+
+
+def score_table(data: ExportData, board: ExportBoard) -> list[str]:
+    unit = ("Percentage_NS", "Percentage_EW") if data.method == "MP" else ("IMP_NS", "IMP_EW")
+    columns = [
+        _column("Table", 3, "R"),
+        _column("PairId_NS", 3, "R"),
+        _column("PairId_EW", 3, "R"),
+        _column("Contract", 5, "L"),
+        _column("Declarer", 1, "R"),
+        _column("Result", 2, "R"),
+        _column("Lead", 2, "L"),
+        _column("Score_NS", 5, "R"),
+        _column("Score_EW", 5, "R"),
+        _column(unit[0], 7, "R"),
+        _column(unit[1], 7, "R"),
+    ]
+    rows = []
+    for line in board.lines:
+        scored = line.played or line.passed_out
+        rows.append(
+            [
+                str(line.table),
+                str(line.ns),
+                str(line.ew),
+                _contract(line),
+                line.declarer if line.played else "-",
+                str(line.tricks) if line.played and line.tricks is not None else "-",
+                line.lead if line.played and line.lead else "-",
+                str(line.ns_score) if scored else "-",
+                str(-line.ns_score) if scored else "-",
+                _points(line.ns_points, line.adjusted),
+                _points(line.ew_points, line.adjusted),
+            ]
+        )
+    return table("ScoreTable", columns, rows)
+
+
+def total_score_table(data: ExportData) -> list[str]:
+    total = ("TotalPercentage", 7) if data.method == "MP" else ("TotalIMP", 8)
+    columns = [
+        _column("Rank", 4, "R"),
+        _column("PairId", 3, "R"),
+        _column(total[0], total[1], "R"),
+        _column("NrBoards", 3, "R"),
+        # User-defined columns (PBN 5.2 allows them): master points awarded, and
+        # whether the pair reached the completion threshold.
+        _column("MasterPoints", 5, "R"),
+        _column("Completed", 3, "L"),
+        # Last, so that readers that split rows on spaces still find every number.
+        _column("Names", 30, "L"),
+    ]
+    rows = []
+    for pair in data.pairs:
+        rank = pair.rank if data.finished else pair.position
+        rows.append(
+            [
+                str(rank) if rank else "-",
+                str(pair.number),
+                f"{pair.total:.2f}",
+                str(pair.boards_completed),
+                f"{pair.master_points:g}" if data.finished else "-",
+                "Yes" if pair.completed else "No",
+                f'"{escape(pair.names)[:MAX_NAMES]}"',
+            ]
+        )
+    return table("TotalScoreTable", columns, rows)
+
+
+def game(data: ExportData, board: ExportBoard, *, first: bool) -> list[str]:
+    tournament = data.tournament
+    date = timezone.localtime(tournament.start_at).strftime("%Y.%m.%d")
+    lines = [
+        tag("Event", tournament.name),
+        tag("Site", "Online"),
+        tag("Date", date),
+        tag("Board", board.number),
+        tag("West", ""),
+        tag("North", ""),
+        tag("East", ""),
+        tag("South", ""),
+        tag("Dealer", board.dealer),
+        tag("Vulnerable", VULNERABLE[board.vulnerability]),
+        tag("Deal", board.deal),
+        tag("Scoring", SCORING[data.method]),
+        tag("Declarer", "?"),
+        tag("Contract", "?"),
+        tag("Result", "?"),
+        tag("Competition", "Pairs"),
+        tag("EventDate", date),
+        tag("Round", board.round),
+    ]
+    if first:
+        lines.append(tag("Application", PROGRAM_NAME))
+        lines += total_score_table(data)
+    lines += score_table(data, board)
+    return lines
+
+
+def render(data: ExportData) -> str:
+    out = [
+        "% PBN 2.1",
+        "% EXPORT",
+        "% Content-type: text/x-pbn; charset=UTF-8",
+        f"% Creator: {PROGRAM_NAME}",
+        f"% Created: {timezone.localtime(data.generated_at):%Y-%m-%d %H:%M:%S %z}",
+    ]
+    for index, board in enumerate(data.boards):
+        out.append("")
+        out += game(data, board, first=index == 0)
+    return "\n".join(out) + "\n"

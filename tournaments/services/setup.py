@@ -1,0 +1,218 @@
+"""Setting up an event from outside the admin: players and tournaments (API, scripts).
+
+The admin forms validate through the model; the API has no form, so these functions
+check every setting themselves and refuse with a `ServiceError` before anything is
+written. Numbers arrive as JSON, so NaN, infinities and absurd sizes are refused too.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC, datetime, timedelta
+from decimal import ROUND_HALF_UP, Decimal
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ..errors import ServiceError
+from ..models import PlayerProfile, ScoringMethod, Tournament, UnplayedPolicy
+
+User = get_user_model()
+
+MAX_ROUNDS = 50
+MAX_BOARDS_PER_ROUND = 36
+MAX_ROUND_MINUTES = 600
+MAX_GAP_MINUTES = 24 * 60
+# A start a little in the past is a clock a few seconds behind, not a mistake.
+START_GRACE = timedelta(minutes=5)
+# Dates far out are typing mistakes, and near year 1 or 9999 they would not even
+# survive the round trip through UTC and the database.
+MAX_START_AHEAD = timedelta(days=5 * 366)
+MAX_REGISTRATION_AHEAD = timedelta(days=366)
+
+
+class SetupError(ServiceError):
+    pass
+
+
+class AlreadyExists(SetupError):
+    status_code = 409
+
+
+def create_player(*, username: str, display_name: str = "") -> User:
+    """A player account for the API: no usable password (they sign in by token or reset)."""
+    username = (username or "").strip() if isinstance(username, str) else ""
+    display_name = (display_name or "").strip() if isinstance(display_name, str) else ""
+    if not username:
+        raise SetupError(_("Give the player a username."))
+    if "\x00" in username or "\x00" in display_name:
+        raise SetupError(_("Names may not contain NUL characters."))
+    max_length = User._meta.get_field(User.USERNAME_FIELD).max_length
+    if len(username) > max_length:
+        raise SetupError(_("A username has at most %(n)s characters.") % {"n": max_length})
+    try:
+        UnicodeUsernameValidator()(username)
+    except ValidationError:
+        raise SetupError(
+            _("“%(u)s” is not a valid username: use letters, digits and @ . + - _ only.")
+            % {"u": username}
+        ) from None
+    name_length = PlayerProfile._meta.get_field("display_name").max_length
+    if len(display_name) > name_length:
+        raise SetupError(_("A display name has at most %(n)s characters.") % {"n": name_length})
+    # Registration looks players up case-insensitively, so "Ann" and "ann" can't both exist.
+    if User.objects.filter(username__iexact=username).exists():
+        raise AlreadyExists(_("There is already a player called “%(u)s”.") % {"u": username})
+    try:
+        with transaction.atomic():
+            # No password given: Django stores an unusable one.
+            user = User.objects.create_user(username=username, password=None)
+            profile, _created = PlayerProfile.objects.get_or_create(user=user)
+            if display_name:
+                profile.display_name = display_name
+                profile.save(update_fields=["display_name"])
+    except IntegrityError:
+        raise AlreadyExists(
+            _("There is already a player called “%(u)s”.") % {"u": username}
+        ) from None
+    return user
+
+
+def _number(value, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
+        raise SetupError(_("%(what)s must be a number.") % {"what": what})
+    if not math.isfinite(float(value)):
+        raise SetupError(_("%(what)s must be a finite number.") % {"what": what})
+    return float(value)
+
+
+def _whole(value, what: str, low: int, high: int) -> int:
+    number = _number(value, what)
+    if number != int(number) or not low <= number <= high:
+        raise SetupError(
+            _("%(what)s must be a whole number from %(low)s to %(high)s.")
+            % {"what": what, "low": low, "high": high}
+        )
+    return int(number)
+
+
+def _minutes(value, what: str, *, high: float, allow_zero: bool) -> timedelta:
+    number = _number(value, what)
+    if number < 0 or (number == 0 and not allow_zero) or number > high:
+        if allow_zero:
+            message = _("%(what)s must be from 0 to %(high)s minutes.")
+        else:
+            message = _("%(what)s must be more than 0 and at most %(high)s minutes.")
+        raise SetupError(message % {"what": what, "high": high})
+    # Whole seconds: the clock and the pages never show anything finer.
+    return timedelta(seconds=round(number * 60))
+
+
+def completion_threshold_percent(value) -> Decimal:
+    """The threshold as a percentage 0–100 (SPEC 6); a fraction such as 0.7 is refused,
+    because 0.7 % and 70 % are both plausible readings and a wrong guess ranks the field."""
+    number = _number(value, _("The completion threshold"))
+    if not 0 <= number <= 100:
+        raise SetupError(_("The completion threshold is a percentage from 0 to 100, e.g. 70."))
+    if 0 < number < 1:
+        raise SetupError(
+            _(
+                "The completion threshold is a percentage from 0 to 100: write %(pct)s for "
+                "%(pct)s %%, not %(value)s."
+            )
+            % {"pct": f"{number * 100:g}", "value": f"{number:g}"}
+        )
+    return Decimal(str(number)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+
+
+def _aware(value, what: str) -> datetime:
+    if not isinstance(value, datetime):
+        raise SetupError(_("%(what)s must be a date and time.") % {"what": what})
+    try:
+        if timezone.is_naive(value):
+            # A time without an offset is read in the site's time zone, as the admin does.
+            value = timezone.make_aware(value)
+        value.astimezone(UTC)
+    except (OverflowError, ValueError):
+        raise SetupError(_("%(what)s is out of range.") % {"what": what}) from None
+    return value
+
+
+def create_tournament(
+    *,
+    name: str,
+    start_at: datetime,
+    rounds: int,
+    boards_per_round: int,
+    round_minutes: float,
+    gap_minutes: float = 0,
+    scoring: str = ScoringMethod.IMP,
+    completion_threshold: float = 70,
+    unplayed_policy: str = UnplayedPolicy.NOT_PLAYED,
+    registration_opens_at: datetime | None = None,
+    created_by=None,
+    now: datetime | None = None,
+) -> Tournament:
+    """Validate every setting and create a scheduled tournament; refuse with a message."""
+    now = now or timezone.now()
+    name = name.strip() if isinstance(name, str) else ""
+    if not name:
+        raise SetupError(_("Give the tournament a name."))
+    if "\x00" in name:
+        raise SetupError(_("Names may not contain NUL characters."))
+    max_name = Tournament._meta.get_field("name").max_length
+    if len(name) > max_name:
+        raise SetupError(_("A tournament name has at most %(n)s characters.") % {"n": max_name})
+    start_at = _aware(start_at, _("The start time"))
+    if start_at < now - START_GRACE:
+        raise SetupError(_("The start time is in the past."))
+    if start_at > now + MAX_START_AHEAD:
+        raise SetupError(_("The start time is more than five years away."))
+    rounds = _whole(rounds, _("The number of rounds"), 1, MAX_ROUNDS)
+    boards_per_round = _whole(
+        boards_per_round, _("The number of boards per round"), 1, MAX_BOARDS_PER_ROUND
+    )
+    round_length = _minutes(
+        round_minutes, _("The round length"), high=MAX_ROUND_MINUTES, allow_zero=False
+    )
+    if round_length <= timedelta(0):
+        raise SetupError(_("The round length must be at least a second."))
+    gap_length = _minutes(
+        gap_minutes, _("The gap between rounds"), high=MAX_GAP_MINUTES, allow_zero=True
+    )
+    if scoring not in ScoringMethod.values:
+        raise SetupError(
+            _("The scoring method is one of %(choices)s.")
+            % {"choices": ", ".join(ScoringMethod.values)}
+        )
+    if unplayed_policy not in UnplayedPolicy.values:
+        raise SetupError(
+            _("The unplayed-board policy is one of %(choices)s.")
+            % {"choices": ", ".join(UnplayedPolicy.values)}
+        )
+    threshold = completion_threshold_percent(completion_threshold)
+    if registration_opens_at is None:
+        registration_opens_at = min(now, start_at)
+    else:
+        registration_opens_at = _aware(registration_opens_at, _("The registration opening"))
+    if registration_opens_at > start_at:
+        raise SetupError(_("Registration must open before the tournament starts."))
+    if registration_opens_at < start_at - MAX_REGISTRATION_AHEAD:
+        raise SetupError(_("Registration can open at most a year before the start."))
+    return Tournament.objects.create(
+        name=name,
+        start_at=start_at,
+        registration_opens_at=registration_opens_at,
+        rounds=rounds,
+        boards_per_round=boards_per_round,
+        round_length=round_length,
+        gap_length=gap_length,
+        scoring_method=scoring,
+        completion_threshold=threshold,
+        unplayed_policy=unplayed_policy,
+        created_by=created_by,
+    )

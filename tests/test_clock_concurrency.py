@@ -269,16 +269,17 @@ def test_a_submission_in_progress_holds_the_bell_until_it_is_stored(two_table_ro
     for it, then score the result it wrote."""
     tournament, t1, bell = two_table_round
     inside, proceed = threading.Event(), threading.Event()
-    real_refusal = results.bell_refusal
+    real_refusal = results._entry_refusal
 
-    def slow_refusal(round, now):
-        outcome = real_refusal(round, now)
+    def slow_refusal(**checks):
+        # Called with the round's share lock held, after the bell check.
+        outcome = real_refusal(**checks)
         if threading.current_thread().name == "submitter":
             inside.set()
             proceed.wait(timeout=30)
         return outcome
 
-    monkeypatch.setattr(results, "bell_refusal", slow_refusal)
+    monkeypatch.setattr(results, "_entry_refusal", slow_refusal)
     outcome: dict = {}
 
     def submitter():
@@ -377,7 +378,8 @@ def test_a_stuck_transaction_does_not_stall_the_clock(
     def hung_request():
         try:
             with transaction.atomic():
-                results._share_lock_round(Round.objects.get(tournament=stuck).pk)
+                table = Table.objects.get(round__tournament=stuck)
+                results._entry_context(round_id=table.round_id, table_id=table.pk, board_number=1)
                 holding.set()
                 release.wait(timeout=60)
         finally:

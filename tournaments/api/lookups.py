@@ -36,7 +36,7 @@ def get_table(tournament_id: int, round_number: int, table_number: int) -> Table
         Table.objects.filter(
             round__tournament_id=tournament_id, round__number=round_number, number=table_number
         )
-        .select_related("round")
+        .select_related("round", "ns_pair", "ew_pair")
         .first()
     )
     if found is None:

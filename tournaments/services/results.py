@@ -79,39 +79,80 @@ def _local(when: datetime) -> str:
 
 def bell_refusal(round: Round, now: datetime) -> str | None:
     """The message for a submission the round's clock no longer (or not yet) allows."""
-    if round.status == RoundStatus.CLOSED:
+    return _entry_refusal(
+        number=round.number,
+        status=round.status,
+        starts_at=round.starts_at,
+        ends_at=round.ends_at,
+        closed_at=round.closed_at,
+        tournament_status=round.tournament.status,
+        now=now,
+    )
+
+
+def _entry_refusal(
+    *, number, status, starts_at, ends_at, closed_at, tournament_status, now
+) -> str | None:
+    if status == RoundStatus.CLOSED:
         # Entry stopped at the bell even when the clock's tick came a moment later;
         # a round the director closed early stopped then.
-        when = min(round.closed_at or round.ends_at, round.ends_at)
+        when = min(closed_at or ends_at, ends_at)
         return _("Round %(n)s closed at %(t)s; results can no longer be entered.") % {
-            "n": round.number,
+            "n": number,
             "t": _local(when),
         }
-    if round.tournament.status == TournamentStatus.PAUSED:
+    if tournament_status == TournamentStatus.PAUSED:
         return _("The tournament is paused; results can be entered when it resumes.")
-    if now >= round.ends_at:
+    if now >= ends_at:
         return _("Round %(n)s closed at %(t)s; results can no longer be entered.") % {
-            "n": round.number,
-            "t": _local(round.ends_at),
+            "n": number,
+            "t": _local(ends_at),
         }
     # A round whose start has come is open for entries even before the clock's tick
     # marks it open: the tick may come a second later, and nobody should be refused.
-    if now < round.starts_at:
+    if now < starts_at:
         return _("Round %(n)s has not started yet; it starts at %(t)s.") % {
-            "n": round.number,
-            "t": _local(round.starts_at),
+            "n": number,
+            "t": _local(starts_at),
         }
     return None
 
 
-def _share_lock_round(round_id: int) -> Round:
-    if connection.vendor == "postgresql":
-        # FOR SHARE: submissions don't block each other, only the close (FOR UPDATE).
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT id FROM {Round._meta.db_table} WHERE id = %s FOR SHARE", [round_id]
-            )
-    return Round.objects.select_related("tournament").get(pk=round_id)
+def _entry_context(*, round_id: int, table_id: int, board_number: int) -> tuple | None:
+    """Lock the round for entry and read what the checks need, in one statement.
+
+    FOR SHARE: submissions don't block each other, only the close (FOR UPDATE), which
+    then waits for every submission already in flight. Returns (round number, round
+    status, starts_at, ends_at, closed_at, tournament status, board id, vulnerability,
+    state of this table's existing result) — board and result None when absent.
+    """
+    lock = " FOR SHARE OF r" if connection.vendor == "postgresql" else ""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT r.number, r.status, r.starts_at, r.ends_at, r.closed_at, t.status,"
+            " b.id, b.vulnerability, br.state"
+            f" FROM {Round._meta.db_table} r"
+            f" JOIN {Tournament._meta.db_table} t ON t.id = r.tournament_id"
+            f" LEFT JOIN {Board._meta.db_table} b ON b.round_id = r.id AND b.number = %s"
+            f" LEFT JOIN {BoardResult._meta.db_table} br"
+            "   ON br.board_id = b.id AND br.table_id = %s"
+            f" WHERE r.id = %s{lock}",
+            [board_number, table_id, round_id],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    converters = connection.ops.get_db_converters
+    # SQLite hands back timestamps as text; the model fields know how to read them.
+    if connection.vendor != "postgresql":
+        field = Round._meta.get_field("starts_at")
+        expression = field.get_col(Round._meta.db_table)
+        fixed = list(row)
+        for index in (2, 3, 4):
+            for converter in converters(expression):
+                fixed[index] = converter(fixed[index], expression, connection)
+        row = tuple(fixed)
+    return row
 
 
 def seat_of(table: Table, user) -> str | None:
@@ -162,6 +203,13 @@ def _board_of(round: Round, board_number: int) -> Board:
         ) from None
 
 
+RESULT_ENTRY_FIELDS = (
+    "state", "contract", "declarer", "lead", "tricks", "ns_score", "ns_adjustment",
+    "ew_adjustment", "entered_by", "entered_at", "confirmed_by", "confirmed_at",
+    "disputed", "dispute_note",
+)  # fmt: skip
+
+
 def submit_result(
     *,
     table: Table,
@@ -171,43 +219,68 @@ def submit_result(
     now: datetime | None = None,
 ) -> BoardResult:
     """A seated player (or an organiser) enters or corrects a table's result while the
-    round is open. After the bell it is refused with the clock's message."""
+    round is open. After the bell it is refused with the clock's message.
+
+    This is the hot path of the last minute of a round (every table at once), so it is
+    two statements inside the transaction: the round lock that also reads the checks'
+    data, and an upsert of the result.
+    """
     now = now or timezone.now()
     try:
-        fields = score_entry(entry, vulnerability="None")  # validate before any lock
+        score_entry(entry, vulnerability="None")  # refuse a malformed entry before any lock
     except scoring.ScoringError as error:
         raise ResultRefused(str(error)) from None
-    with transaction.atomic():
-        round = _share_lock_round(table.round_id)
+    if not (Table.ns_pair.is_cached(table) and Table.ew_pair.is_cached(table)):
+        # Seatings never change once made, so pairs read before the lock stay right.
         table = Table.objects.select_related("ns_pair", "ew_pair").get(pk=table.pk)
-        side = seat_of(table, user)
-        if side is None and not user.is_staff:
-            raise NotAllowed(
-                _("Only the players at table %(t)s can enter its results.") % {"t": table.number}
-            )
-        refusal = bell_refusal(round, now)
+    side = seat_of(table, user)
+    if side is None and not user.is_staff:
+        raise NotAllowed(
+            _("Only the players at table %(t)s can enter its results.") % {"t": table.number}
+        )
+    with transaction.atomic():
+        context = _entry_context(
+            round_id=table.round_id, table_id=table.pk, board_number=board_number
+        )
+        if context is None:
+            raise NotFound(_("This table's round no longer exists."))
+        number, status, starts_at, ends_at, closed_at, t_status, board_id, vul, existing = context
+        refusal = _entry_refusal(
+            number=number, status=status, starts_at=starts_at, ends_at=ends_at,
+            closed_at=closed_at, tournament_status=t_status, now=now,
+        )  # fmt: skip
         if refusal:
             raise RoundClosed(refusal)
-        board = _board_of(round, board_number)
+        if board_id is None:
+            raise NotFound(
+                _("Board %(b)s is not played in round %(n)s.") % {"b": board_number, "n": number}
+            )
+        if existing == ResultState.ADJUSTED and not user.is_staff:
+            raise NotAllowed(_("The director has adjusted this board; ask the director."))
         try:
-            fields = score_entry(entry, vulnerability=board.vulnerability)
+            fields = score_entry(entry, vulnerability=vul)
         except scoring.ScoringError as error:
             raise ResultRefused(str(error)) from None
-        existing = BoardResult.objects.select_for_update().filter(table=table, board=board).first()
-        if existing and existing.state == ResultState.ADJUSTED and not user.is_staff:
-            raise NotAllowed(_("The director has adjusted this board; ask the director."))
-        result = existing or BoardResult(table=table, board=board)
-        for name, value in fields.items():
-            setattr(result, name, value)
-        result.ns_adjustment = result.ew_adjustment = ""
-        result.entered_by = user
-        result.entered_at = now
-        # A changed result needs the other side's confirmation again.
-        result.confirmed_by = None
-        result.confirmed_at = None
-        result.disputed = False
-        result.dispute_note = ""
-        result.save()
+        # A new or changed result needs the other side's confirmation (again).
+        result = BoardResult(
+            table=table,
+            board_id=board_id,
+            entered_by=user,
+            entered_at=now,
+            confirmed_by=None,
+            confirmed_at=None,
+            disputed=False,
+            dispute_note="",
+            ns_adjustment="",
+            ew_adjustment="",
+            **fields,
+        )
+        BoardResult.objects.bulk_create(
+            [result],
+            update_conflicts=True,
+            unique_fields=["table", "board"],
+            update_fields=list(RESULT_ENTRY_FIELDS),
+        )
         return result
 
 

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Debian packages the test suite needs and a fresh machine may lack: redis-server (clock
-# and Celery tests) and chromium (browser tests). Installed only when missing.
+# and Celery tests), chromium and a CJK font (browser tests). Installed only when missing.
 set -euo pipefail
 missing=()
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+# Chinese pages in the browser tests' screenshots need a CJK font.
+{ command -v fc-list >/dev/null 2>&1 && fc-list | grep -qi "Noto Sans CJK"; } || missing+=(fonts-noto-cjk)
 command -v initdb >/dev/null 2>&1 || [ -x /usr/lib/postgresql/15/bin/initdb ] || missing+=(postgresql-15)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing system packages: ${missing[*]}"

@@ -315,6 +315,9 @@ class Board(models.Model):
     # PBN deal string "N:hand hand hand hand"; hidden from players until the round closes.
     deal = models.CharField(_("deal"), max_length=80)
     datum = models.IntegerField(_("datum"), null=True, blank=True)
+    # Double-dummy tricks and par, solved once when the hand record is first shown
+    # (tournaments.services.analysis); the solve is too slow to repeat on every view.
+    double_dummy = models.JSONField(_("double-dummy analysis"), null=True, blank=True)
 
     class Meta:
         ordering = ["tournament", "number"]

@@ -327,3 +327,131 @@ def round_with_boards(*, tournament: Tournament, number: int) -> Round:
     return Round.objects.prefetch_related(
         Prefetch("boards", queryset=Board.objects.order_by("number"))
     ).get(tournament=tournament, number=number)
+
+
+# --- Players' pages (issue 6) -------------------------------------------------------
+
+
+def pending_invitations(*, user) -> list[Pair]:
+    """Proposals waiting for `user` to confirm, in tournaments still taking entries."""
+    if not user.is_authenticated:
+        return []
+    return list(
+        Pair.objects.filter(
+            player2=user, status=PairStatus.PENDING, tournament__status=TournamentStatus.SCHEDULED
+        )
+        .select_related("tournament", *PAIR_PLAYERS)
+        .order_by("tournament__start_at", "id")
+    )
+
+
+def player_history(*, user) -> list[Pair]:
+    """Every registered pair of the player, newest tournament first (profile page)."""
+    return list(
+        Pair.objects.filter(members__user=user, status=PairStatus.CONFIRMED)
+        .select_related("tournament", *PAIR_PLAYERS)
+        .order_by("-tournament__start_at", "-tournament_id")
+    )
+
+
+def live_version(*, tournament_id: int) -> str | None:
+    """A fingerprint of what the live part of a tournament page shows, in one query.
+
+    It changes when the tournament starts, pauses or finishes, when a round opens,
+    closes or is extended, when a pair withdraws, and when standings are rewritten (a
+    close or a re-score recreates the Standing rows, so their highest id moves).
+    Polling pages compare it and re-render only when it moved; the pages also key
+    their caches on it. None when there is no such tournament.
+    """
+    from django.db.models import Count, OuterRef, Subquery
+
+    latest = Round.objects.filter(tournament=OuterRef("pk")).order_by("-number")
+    # Used one subquery deeper, inside the Standing subquery, hence the double OuterRef.
+    closed = Round.objects.filter(
+        tournament=OuterRef(OuterRef("pk")), status=RoundStatus.CLOSED
+    ).order_by("-number")
+    row = (
+        Tournament.objects.filter(pk=tournament_id)
+        .annotate(
+            round_id=Subquery(latest.values("id")[:1]),
+            round_status=Subquery(latest.values("status")[:1]),
+            round_starts=Subquery(latest.values("starts_at")[:1]),
+            round_ends=Subquery(latest.values("ends_at")[:1]),
+            standing_id=Subquery(
+                Standing.objects.filter(round_id=Subquery(closed.values("id")[:1]))
+                .order_by("-id")
+                .values("id")[:1]
+            ),
+            withdrawn=Subquery(
+                Pair.objects.filter(tournament=OuterRef("pk"), withdrawn_at__isnull=False)
+                .order_by()
+                .values("tournament")
+                .annotate(n=Count("id"))
+                .values("n")[:1]
+            ),
+        )
+        .values_list(
+            "status",
+            "paused_at",
+            "start_at",
+            "round_id",
+            "round_status",
+            "round_starts",
+            "round_ends",
+            "standing_id",
+            "withdrawn",
+        )
+        .first()
+    )
+    if row is None:
+        return None
+    return "|".join(v.isoformat() if isinstance(v, datetime) else str(v) for v in row)
+
+
+@dataclass
+class TableBoard:
+    board: Board
+    result: BoardResult | None
+
+
+def table_sheet(*, table: Table) -> list[TableBoard]:
+    """The boards of a table's round with the table's result of each (two queries)."""
+    boards = list(Board.objects.filter(round_id=table.round_id).order_by("number"))
+    results = {
+        r.board_id: r
+        for r in BoardResult.objects.filter(table=table).select_related(
+            "entered_by__profile", "confirmed_by__profile"
+        )
+    }
+    return [TableBoard(board=b, result=results.get(b.id)) for b in boards]
+
+
+def current_tables(*, user) -> list[Table]:
+    """Where `user` sits now: their table in the latest round of each tournament in play
+    (home page: "your table"). One query."""
+    from django.db.models import OuterRef, Subquery
+
+    if not user.is_authenticated:
+        return []
+    latest = (
+        Round.objects.filter(tournament=OuterRef("round__tournament"))
+        .order_by("-number")
+        .values("id")[:1]
+    )
+    return list(
+        Table.objects.filter(
+            Q(ns_pair__members__user=user) | Q(ew_pair__members__user=user),
+            round_id=Subquery(latest),
+            round__status__in=[RoundStatus.SCHEDULED, RoundStatus.OPEN],
+            round__tournament__status__in=[TournamentStatus.RUNNING, TournamentStatus.PAUSED],
+        )
+        .select_related(
+            "round__tournament",
+            "ns_pair__player1__profile",
+            "ns_pair__player2__profile",
+            "ew_pair__player1__profile",
+            "ew_pair__player2__profile",
+        )
+        .distinct()
+        .order_by("round__tournament__start_at")
+    )

@@ -1,0 +1,279 @@
+"""Pages anyone can read: home, a tournament (live), results, a board, a pair."""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+
+import scoring
+
+from .. import selectors
+from ..deals import hands_of, high_card_points
+from ..forms import ProposePairForm
+from ..models import (
+    Board,
+    Pair,
+    PairStatus,
+    RoundStatus,
+    ScoringMethod,
+    Tournament,
+    TournamentStatus,
+)
+from ..services import analysis
+from ..services.registration import registration_problem
+from . import cached
+
+PAIR_PLAYERS = ("player1__profile", "player2__profile")
+# Live standings list everyone in a small field; in a big one the top and the
+# player's own neighbourhood, with the full list one click away on the results page.
+STANDINGS_SHOW_ALL = 100
+STANDINGS_TOP = 30
+STANDINGS_AROUND = 5
+RESULTS_PER_PAGE = 100
+
+
+def healthz(request):
+    return JsonResponse({"ok": True})
+
+
+def home(request):
+    seats = []
+    for table in selectors.current_tables(user=request.user):
+        ns = request.user.pk in (table.ns_pair.player1_id, table.ns_pair.player2_id)
+        seats.append(
+            {
+                "table": table,
+                "direction": "NS" if ns else "EW",
+                "opponents": table.ew_pair if ns else table.ns_pair,
+            }
+        )
+    return render(
+        request,
+        "tournaments/home.html",
+        {
+            "cards": selectors.tournament_cards(),
+            "invitations": selectors.pending_invitations(user=request.user),
+            "seats": seats,
+            "now": timezone.now(),
+        },
+    )
+
+
+def _standings_excerpt(rows, my_pair_id):
+    """The rows to show, with None where rows are left out."""
+    if len(rows) <= STANDINGS_SHOW_ALL:
+        return rows
+    keep = set(range(STANDINGS_TOP))
+    mine = next((i for i, row in enumerate(rows) if row.pair_id == my_pair_id), None)
+    if mine is not None:
+        keep |= set(range(max(0, mine - STANDINGS_AROUND), mine + STANDINGS_AROUND + 1))
+    shown, previous = [], -1
+    for i in sorted(k for k in keep if k < len(rows)):
+        if i != previous + 1:
+            shown.append(None)
+        shown.append(rows[i])
+        previous = i
+    if previous < len(rows) - 1:
+        shown.append(None)
+    return shown
+
+
+def _live_context(request, tournament: Tournament, version: str | None = None) -> dict:
+    """Everything the self-updating part of a tournament page shows."""
+    now = timezone.now()
+    version = version or selectors.live_version(tournament_id=tournament.pk)
+    round = selectors.current_round(tournament)
+    pair, table, direction = selectors.seat_of_user(
+        tournament=tournament, user=request.user, round=round
+    )
+    in_play = round is not None and round.status != RoundStatus.CLOSED
+    seating, seating_tables = (
+        cached.seating_html(tournament, round, version) if in_play else ("", 0)
+    )
+    # A round has closed once there is a second round or the first is closed.
+    scored = round is not None and (round.number > 1 or round.status == RoundStatus.CLOSED)
+    rows = cached.standings(tournament, version) if scored else []
+    my_pair_id = pair.id if pair is not None and pair.status == PairStatus.CONFIRMED else None
+    last_closed = 0
+    if scored:
+        last_closed = round.number if round.status == RoundStatus.CLOSED else round.number - 1
+    return {
+        "tournament": tournament,
+        "round": round,
+        "in_play": in_play,
+        "now": now,
+        "my_pair": pair,
+        "my_pair_id": my_pair_id,
+        "my_table": table,
+        "my_direction": direction,
+        "seating": mark_safe(seating),  # rendered (and escaped) by the template engine
+        "seating_tables": seating_tables,
+        "standings": _standings_excerpt(rows, my_pair_id),
+        "standings_count": len(rows),
+        "last_closed": last_closed,
+        "finished": tournament.status == TournamentStatus.FINISHED,
+        "live_version": version,
+        "poll": tournament.status != TournamentStatus.FINISHED,
+    }
+
+
+def tournament(request, tournament_id: int):
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    context = _live_context(request, tournament)
+    scheduled = tournament.status == TournamentStatus.SCHEDULED and context["round"] is None
+    if scheduled:
+        context["registration_problem"] = registration_problem(tournament, context["now"])
+        context["registered_pairs"] = list(selectors.confirmed_pairs(tournament))
+        context["propose_form"] = ProposePairForm()
+    context["scheduled"] = scheduled
+    return render(request, "tournaments/tournament.html", context)
+
+
+def standings_fragment(request, tournament_id: int):
+    """The live part of the tournament page, polled by htmx.
+
+    The poll sends the fingerprint it last saw; while it is unchanged the answer is an
+    empty 204 (one cheap query, and htmx leaves the page alone).
+    """
+    version = selectors.live_version(tournament_id=tournament_id)
+    if version is None:
+        raise Http404
+    if request.GET.get("v") == version:
+        return HttpResponse(status=204)
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    context = _live_context(request, tournament, version)
+    return render(request, "tournaments/_live.html", context)
+
+
+def _cell(value, board_url: str, number: int):
+    if value is None:
+        return {"number": number, "empty": True}
+    points, completed, direction = value
+    return {
+        "number": number,
+        "url": f"{board_url}{number}/",
+        "points": points,
+        "completed": completed,
+        "direction": direction,
+    }
+
+
+def results(request, tournament_id: int):
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    version = selectors.live_version(tournament_id=tournament.pk)
+    rows = cached.standings(tournament, version)
+    query = (request.GET.get("q") or "").strip()
+    if query.isdigit():  # a pair's registration number
+        rows = [r for r in rows if str(r.registration_no) == query]
+    elif query:
+        needle = query.casefold()
+        rows = [r for r in rows if needle in r.search]
+    page = Paginator(rows, RESULTS_PER_PAGE).get_page(request.GET.get("page"))
+    boards, grid = cached.score_grid(tournament, version)
+    # Board links are built by hand: reverse() per cell is too slow for a big field.
+    board_url = reverse("board", args=[tournament.pk, 1])[: -len("1/")]
+    page_rows = [
+        {
+            "line": row,
+            "cells": [_cell(grid.get(row.pair_id, {}).get(n), board_url, n) for n in boards],
+            "mine": request.user.pk in row.player_ids,
+        }
+        for row in page.object_list
+    ]
+    return render(
+        request,
+        "tournaments/results.html",
+        {
+            "tournament": tournament,
+            "page": page,
+            "rows": page_rows,
+            "boards": boards,
+            "board_url": board_url,
+            "query": query,
+            "finished": tournament.status == TournamentStatus.FINISHED,
+            "pair_count": len(rows),
+        },
+    )
+
+
+def board(request, tournament_id: int, number: int):
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    board = get_object_or_404(
+        Board.objects.select_related("round"), tournament=tournament, number=number
+    )
+    visible = selectors.deal_visible(board)
+    dd = analysis.double_dummy(board=board) if visible else None
+    closed = selectors.closed_board_numbers(tournament) if visible else []
+    traveller = my_table = None
+    if visible:
+        traveller = cached.traveller_html(
+            tournament, board, selectors.live_version(tournament_id=tournament.pk)
+        )
+        _pair, my_table, _direction = selectors.seat_of_user(
+            tournament=tournament, user=request.user, round=board.round
+        )
+    return render(
+        request,
+        "tournaments/board.html",
+        {
+            "tournament": tournament,
+            "board": board,
+            "traveller": mark_safe(traveller or ""),  # rendered by the template engine
+            "my_table": my_table,
+            "visible": visible,
+            "dd": dd,
+            "dd_rows": [(seat, [dd.makeable(seat, s) for s in analysis.STRAINS]) for seat in "NSEW"]
+            if dd
+            else [],
+            "strains": analysis.STRAINS,
+            "hcp": {seat: high_card_points(h) for seat, h in hands_of(board.deal).items()}
+            if visible
+            else {},
+            "previous": number - 1 if number - 1 in closed else None,
+            "next": number + 1 if number + 1 in closed else None,
+            "is_ximp": tournament.scoring_method == ScoringMethod.XIMP,
+        },
+    )
+
+
+def pair(request, tournament_id: int, pair_id: int):
+    pair = get_object_or_404(
+        Pair.objects.select_related("tournament", *PAIR_PLAYERS),
+        pk=pair_id,
+        tournament_id=tournament_id,
+        status=PairStatus.CONFIRMED,
+    )
+    tournament = pair.tournament
+    history = selectors.pair_history(pair=pair)
+    # The charts span the whole event, so the rounds still to come show as room to go.
+    by_round = {h.round.number: h for h in history}
+    numbers = range(1, tournament.rounds + 1)
+    labels = [_("R%(n)s") % {"n": n} for n in numbers]
+    positions = [getattr(by_round.get(n), "position", None) for n in numbers]
+    totals = [getattr(by_round.get(n), "total", None) for n in numbers]
+    method = tournament.scoring_method
+    return render(
+        request,
+        "tournaments/pair.html",
+        {
+            "tournament": tournament,
+            "pair": pair,
+            "history": history,
+            "completion": scoring.completion(pair.boards_completed, tournament.total_boards),
+            "finished": tournament.status == TournamentStatus.FINISHED,
+            "chart_labels": labels,
+            "chart_positions": positions,
+            "chart_totals": totals,
+            "has_chart": any(p is not None for p in positions),
+            "total_baseline": 50.0 if method == ScoringMethod.MP else 0.0,
+            "position_tips": [
+                _("Round %(n)s: position %(p)s") % {"n": n, "p": p} if p else ""
+                for n, p in zip(numbers, positions, strict=True)
+            ],
+        },
+    )

@@ -1,0 +1,215 @@
+"""A table's result sheet: only the four players at the table may read or write it.
+
+Either side enters a board's result; the other side sees it (the page polls for
+changes) and confirms or disputes it. Organisers correct results in admin.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from .. import selectors
+from ..errors import ServiceError
+from ..forms import DisputeForm, ResultForm
+from ..models import BoardResult, ResultState, RoundStatus, Table, TournamentStatus
+from ..services import results as results_service
+from ..services.results import seat_of
+
+TABLE_RELATED = (
+    "round__tournament",
+    "ns_pair__player1__profile",
+    "ns_pair__player2__profile",
+    "ew_pair__player1__profile",
+    "ew_pair__player2__profile",
+)
+
+
+@dataclass
+class Row:
+    board: object
+    result: BoardResult | None
+    form: ResultForm | None
+    dispute_form: DisputeForm | None
+    editable: bool
+    can_confirm: bool
+    entered_side: str | None
+    version: str
+    error: str = ""
+    saved: str = ""  # what was just done, said back to the player
+    open_editor: bool = False
+
+
+def _seated_table(request, tournament_id: int, table_id: int) -> tuple[Table, str]:
+    table = get_object_or_404(
+        Table.objects.select_related(*TABLE_RELATED),
+        pk=table_id,
+        round__tournament_id=tournament_id,
+    )
+    side = seat_of(table, request.user)
+    if side is None:
+        raise PermissionDenied(_("Only the players at this table can enter its results."))
+    return table, side
+
+
+def _round_state(table: Table) -> str:
+    round = table.round
+    return f"{round.status}|{round.ends_at.isoformat()}|{round.tournament.status}"
+
+
+def _row_version(result: BoardResult | None, round_status: str) -> str:
+    if result is None:
+        key = f"none|{round_status}"
+    else:
+        key = "|".join(
+            str(v)
+            for v in (
+                result.pk,
+                result.state,
+                result.ns_score,
+                result.entered_at.timestamp(),
+                result.confirmed_at,
+                result.disputed,
+                round_status,
+            )
+        )
+    return format(zlib.crc32(key.encode()), "08x")
+
+
+def _row(table: Table, side: str, item, *, form=None, error="", saved="") -> Row:
+    round = table.round
+    result = item.result
+    open_round = (
+        round.status == RoundStatus.OPEN and round.tournament.status == TournamentStatus.RUNNING
+    )
+    adjusted = result is not None and result.state == ResultState.ADJUSTED
+    editable = open_round and not adjusted
+    entered_side = (
+        seat_of(table, result.entered_by) if result is not None and result.entered_by else None
+    )
+    can_confirm = (
+        result is not None
+        and result.state in (ResultState.PLAYED, ResultState.PASSED_OUT)
+        and result.confirmed_at is None
+        and entered_side != side
+    )
+    prefix = f"b{item.board.number}"
+    if editable and form is None:
+        form = ResultForm(prefix=prefix, initial=ResultForm.initial_for(result))
+    return Row(
+        board=item.board,
+        result=result,
+        form=form if editable else None,
+        dispute_form=DisputeForm(prefix=prefix) if can_confirm else None,
+        editable=editable,
+        can_confirm=can_confirm,
+        entered_side=entered_side,
+        version=_row_version(result, round.status),
+        error=error,
+        saved=saved,
+        # A bound form with errors is being corrected: keep it open.
+        open_editor=bool(form is not None and form.is_bound and (form.errors or error)),
+    )
+
+
+def _context(request, table: Table, side: str, rows: list[Row]) -> dict:
+    return {
+        "tournament": table.round.tournament,
+        "round": table.round,
+        "table": table,
+        "side": side,
+        "my_pair": table.ns_pair if side == "NS" else table.ew_pair,
+        "opponents": table.ew_pair if side == "NS" else table.ns_pair,
+        "rows": rows,
+        "round_state": _round_state(table),
+        "now": timezone.now(),
+    }
+
+
+def _handle_post(request, table: Table, side: str, item) -> tuple[ResultForm | None, str, str]:
+    """Run the requested action: (bound form or None, refusal, what was done)."""
+    action = request.POST.get("action", "submit")
+    prefix = f"b{item.board.number}"
+    try:
+        if action == "confirm" and item.result is not None:
+            results_service.confirm_result(result=item.result, user=request.user)
+            return None, "", _("Confirmed.")
+        if action == "dispute" and item.result is not None:
+            dispute = DisputeForm(request.POST, prefix=prefix)
+            note = dispute.cleaned_data["note"] if dispute.is_valid() else ""
+            results_service.dispute_result(result=item.result, user=request.user, note=note)
+            return None, "", _("Disputed: the director will look at it.")
+        form = ResultForm(request.POST, prefix=prefix)
+        if not form.is_valid():
+            return form, "", ""
+        results_service.submit_result(
+            table=table, board_number=item.board.number, entry=form.entry, user=request.user
+        )
+        return None, "", _("Saved.")
+    except ServiceError as error:
+        bound = form if action == "submit" else None
+        return bound, str(error), ""
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def table(request, tournament_id: int, table_id: int):
+    table, side = _seated_table(request, tournament_id, table_id)
+    sheet = selectors.table_sheet(table=table)
+    if request.method == "POST":
+        number = request.POST.get("board", "")
+        item = next((i for i in sheet if str(i.board.number) == number), None)
+        if item is None:
+            messages.error(request, _("That board is not played at this table in this round."))
+            return redirect("table", tournament_id, table_id)
+        form, error, saved = _handle_post(request, table, side, item)
+        if saved:
+            # Read back what was stored (the score, who confirmed) to show it at once.
+            table.round.refresh_from_db()
+            sheet = selectors.table_sheet(table=table)
+            item = next(i for i in sheet if i.board.number == item.board.number)
+        row = _row(table, side, item, form=form, error=error, saved=saved)
+        if request.htmx:
+            return render(
+                request,
+                "tournaments/_table_row.html",
+                {**_context(request, table, side, [row]), "row": row},
+            )
+        if saved:
+            return redirect(
+                reverse("table", args=[tournament_id, table_id]) + f"#board-{item.board.number}"
+            )
+        rows = [row if i.board.id == item.board.id else _row(table, side, i) for i in sheet]
+        return render(request, "tournaments/table.html", _context(request, table, side, rows))
+    rows = [_row(table, side, item) for item in sheet]
+    return render(request, "tournaments/table.html", _context(request, table, side, rows))
+
+
+@login_required
+@require_GET
+def table_updates(request, tournament_id: int, table_id: int):
+    """Polled by the table page: the rows (and clock) that changed since it last looked.
+
+    The page sends each row's version and the round's state; the answer holds only
+    the rows whose version moved, as out-of-band swaps, or is an empty 204.
+    """
+    table, side = _seated_table(request, tournament_id, table_id)
+    sheet = selectors.table_sheet(table=table)
+    rows = [_row(table, side, item) for item in sheet]
+    changed = [r for r in rows if request.GET.get(f"rv_{r.board.number}") != r.version]
+    round_changed = request.GET.get("rs") != _round_state(table)
+    if not changed and not round_changed:
+        return HttpResponse(status=204)
+    context = _context(request, table, side, changed)
+    context["round_changed"] = round_changed
+    return render(request, "tournaments/_table_updates.html", context)

@@ -29,3 +29,15 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
+
+# Pages cache what they show per change of a tournament (tournaments/views/cached.py);
+# a shared Redis cache lets every gunicorn worker use one copy.
+CACHE_URL = env("CACHE_URL", default=CELERY_BROKER_URL or "")
+if CACHE_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": "swiss",
+        }
+    }

@@ -350,3 +350,26 @@ def test_unauthenticated_response_names_the_scheme(api_running):
     response = Api().put(result_path(tournament), {"contract": "PASS"})
     assert response.status_code == 401
     assert response["WWW-Authenticate"] == "Bearer"
+
+
+def test_standings_follow_every_change_although_cached(organiser_api, public_api, api_running):
+    """The standings JSON is cached per live version: a close, a withdrawal and the
+    final results each show at once."""
+    tournament, pairs = api_running
+    path = f"/tournaments/{tournament.pk}/standings"
+    assert {r["total"] for r in public_api.get(path).json()} == {0.0}
+    organiser_api.put(
+        result_path(tournament, 1, 1, 1), {"contract": "3NT", "declarer": "N", "tricks": 9}
+    )
+    organiser_api.put(
+        result_path(tournament, 1, 2, 1), {"contract": "3NT", "declarer": "N", "tricks": 8}
+    )
+    assert {r["total"] for r in public_api.get(path).json()} == {0.0}  # round still open
+    organiser_api.post(f"/tournaments/{tournament.pk}/rounds/1/close")
+    after_close = public_api.get(path).json()
+    # 400 against −50: 450 difference, 10 IMPs.
+    assert sorted(r["total"] for r in after_close) == [-10.0, -10.0, 10.0, 10.0]
+    withdrawn = after_close[-1]["pair"]
+    organiser_api.post(f"/tournaments/{tournament.pk}/pairs/{withdrawn}/withdraw")
+    rows = public_api.get(path).json()
+    assert [r["withdrawn"] for r in rows if r["pair"] == withdrawn] == [True]

@@ -3,9 +3,13 @@ shapes the answer. Reads are public; writes need a token, most an organiser's.""
 
 from __future__ import annotations
 
+import hashlib
+
+from django.core.cache import cache
 from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from ninja import Query, Router, Status
+from pydantic import TypeAdapter
 
 from .. import exports, selectors
 from ..errors import ClockError
@@ -34,6 +38,9 @@ router = Router()
 
 ERRORS = {400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut}
 WRITE_ERRORS = {**ERRORS, 401: ErrorOut, 403: ErrorOut}
+
+
+_STANDINGS = TypeAdapter(list[StandingOut])
 
 
 # --- shaping answers -----------------------------------------------------------------
@@ -304,6 +311,18 @@ def submit_result(
 )
 def get_standings(request, tournament_id: int):
     t = lookups.get_tournament(tournament_id)
+    # Standings only change at a close, a re-score or a withdrawal (the live version);
+    # readers poll them all through a round, so each version is serialised once.
+    version = selectors.live_version(tournament_id=t.pk)
+    key = f"api:standings:{t.pk}:{hashlib.sha1(version.encode()).hexdigest()}"
+    body = cache.get(key)
+    if body is None:
+        body = _STANDINGS.dump_json(_standings_rows(t))
+        cache.set(key, body, 15 * 60)
+    return HttpResponse(body, content_type="application/json")
+
+
+def _standings_rows(t: Tournament) -> list[dict]:
     return [
         {
             "pair": row.pair.id,

@@ -317,7 +317,7 @@ def get_standings(request, tournament_id: int):
     key = f"api:standings:{t.pk}:{hashlib.sha1(version.encode()).hexdigest()}"
     body = cache.get(key)
     if body is None:
-        body = _STANDINGS.dump_json(_standings_rows(t))
+        body = _STANDINGS.dump_json(_STANDINGS.validate_python(_standings_rows(t)))
         cache.set(key, body, 15 * 60)
     return HttpResponse(body, content_type="application/json")
 

@@ -438,14 +438,6 @@ class BoardResult(models.Model):
         diff = self.tricks - (int(self.contract[0]) + 6)
         return "=" if diff == 0 else f"{diff:+d}"
 
-    def scoring_entry(self) -> int | tuple[str, str] | None:
-        """This result as the scoring engine takes it; None when it takes no part."""
-        if self.state in (ResultState.PLAYED, ResultState.PASSED_OUT):
-            return self.ns_score
-        if self.state == ResultState.ADJUSTED:
-            return (self.ns_adjustment, self.ew_adjustment)
-        return None
-
 
 class PairBoardScore(models.Model):
     """A pair's score on one board: % for MP, IMPs otherwise; rewritten at every scoring."""

@@ -43,14 +43,6 @@ def current_round(tournament: Tournament) -> Round | None:
     return Round.objects.filter(tournament=tournament).order_by("-number").first()
 
 
-def last_closed_round(tournament: Tournament) -> Round | None:
-    return (
-        Round.objects.filter(tournament=tournament, status=RoundStatus.CLOSED)
-        .order_by("-number")
-        .first()
-    )
-
-
 def deal_visible(board: Board, round: Round | None = None) -> bool:
     """Hand records only once the board's round has closed (SPEC 2)."""
     round = round or board.round
@@ -148,8 +140,9 @@ def standings(*, tournament: Tournament) -> list[StandingRow]:
     return rows
 
 
-def board_score_grid(*, tournament: Tournament) -> dict[int, dict[int, PairBoardScore]]:
-    """{pair_id: {board_number: score}} for the results page (one query)."""
+def board_score_grid(*, tournament: Tournament) -> dict[int, dict[int, tuple]]:
+    """{pair_id: {board_number: (points, completed, direction)}} for the results page
+    (one query)."""
     grid: dict[int, dict[int, tuple]] = defaultdict(dict)
     rows = PairBoardScore.objects.filter(
         pair__tournament=tournament, board__round__status=RoundStatus.CLOSED
@@ -314,13 +307,6 @@ def round_seating(*, round: Round) -> list[Table]:
         )
         .order_by("number")
     )
-
-
-def table_results(*, table: Table) -> dict[int, BoardResult]:
-    return {
-        r.board.number: r
-        for r in BoardResult.objects.filter(table=table).select_related("board", "entered_by")
-    }
 
 
 def round_with_boards(*, tournament: Tournament, number: int) -> Round:

@@ -77,19 +77,6 @@ def _local(when: datetime) -> str:
     return timezone.localtime(when).strftime("%H:%M:%S")
 
 
-def bell_refusal(round: Round, now: datetime) -> str | None:
-    """The message for a submission the round's clock no longer (or not yet) allows."""
-    return _entry_refusal(
-        number=round.number,
-        status=round.status,
-        starts_at=round.starts_at,
-        ends_at=round.ends_at,
-        closed_at=round.closed_at,
-        tournament_status=round.tournament.status,
-        now=now,
-    )
-
-
 def _entry_refusal(
     *, number, status, starts_at, ends_at, closed_at, tournament_status, now
 ) -> str | None:

@@ -116,18 +116,8 @@ def points(value, method: str = "IMP") -> str:
     return _signed(value, 2)
 
 
-@register.filter
-def total(value, method: str = "IMP") -> str:
-    """A running total: MP percentage or cross-IMPs with 2 decimals; XIMP totals are
-    sums of whole IMPs and show as such."""
-    if value is None or value == "":
-        return ""
-    value = float(value)
-    if method == ScoringMethod.MP:
-        return f"{value:.2f}"
-    if method == ScoringMethod.XIMP and value == int(value):
-        return _signed(value, 0)
-    return _signed(value, 2)
+# A running total reads exactly like a board score (MP %, signed IMPs, whole XIMP sums).
+total = register.filter("total", points)
 
 
 @register.filter

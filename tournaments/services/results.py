@@ -152,18 +152,16 @@ def seat_of(table: Table, user) -> str | None:
     return None
 
 
-def score_entry(entry: ContractEntry, vulnerability: str) -> dict:
-    """Validate a typed result with the scoring engine; the fields to store."""
+def validate_entry(entry: ContractEntry) -> dict:
+    """Validate a typed result with the scoring engine: the fields to store, but the score.
+
+    Nothing here depends on the board, so result entry refuses bad input before it takes
+    any lock.
+    """
     contract = scoring.parse_contract(entry.contract)
     if contract is None:
-        return {
-            "state": ResultState.PASSED_OUT,
-            "contract": "PASS",
-            "declarer": "",
-            "tricks": None,
-            "lead": "",
-            "ns_score": 0,
-        }
+        return {"state": ResultState.PASSED_OUT, "contract": "PASS", "declarer": "",
+                "tricks": None, "lead": ""}  # fmt: skip
     declarer = scoring.validate_declarer(entry.declarer or "")
     if entry.result not in (None, ""):
         tricks = scoring.tricks_from_result(contract, entry.result)
@@ -177,8 +175,21 @@ def score_entry(entry: ContractEntry, vulnerability: str) -> dict:
         "declarer": declarer,
         "tricks": tricks,
         "lead": parse_lead(entry.lead),
-        "ns_score": scoring.contract_score(str(contract), declarer, tricks, vulnerability),
     }
+
+
+def _with_score(fields: dict, vulnerability: str) -> dict:
+    if fields["state"] == ResultState.PASSED_OUT:
+        return {**fields, "ns_score": 0}
+    score = scoring.contract_score(
+        fields["contract"], fields["declarer"], fields["tricks"], vulnerability
+    )
+    return {**fields, "ns_score": score}
+
+
+def score_entry(entry: ContractEntry, vulnerability: str) -> dict:
+    """Validate a typed result and score it on a board of `vulnerability`."""
+    return _with_score(validate_entry(entry), vulnerability)
 
 
 def _board_of(round: Round, board_number: int) -> Board:
@@ -214,7 +225,7 @@ def submit_result(
     """
     now = now or timezone.now()
     try:
-        score_entry(entry, vulnerability="None")  # refuse a malformed entry before any lock
+        validated = validate_entry(entry)  # refuse a malformed entry before any lock
     except scoring.ScoringError as error:
         raise ResultRefused(str(error)) from None
     if not (Table.ns_pair.is_cached(table) and Table.ew_pair.is_cached(table)):
@@ -244,10 +255,7 @@ def submit_result(
             )
         if existing == ResultState.ADJUSTED and not user.is_staff:
             raise NotAllowed(_("The director has adjusted this board; ask the director."))
-        try:
-            fields = score_entry(entry, vulnerability=vul)
-        except scoring.ScoringError as error:
-            raise ResultRefused(str(error)) from None
+        fields = _with_score(validated, vul)
         # A new or changed result needs the other side's confirmation (again).
         result = BoardResult(
             table=table,

@@ -20,6 +20,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+from clock_support import submit
 from django.conf import settings
 from django.db import connection, transaction
 
@@ -64,17 +65,6 @@ def in_threads(count: int, target) -> list:
         thread.join(timeout=120)
         assert not thread.is_alive(), "a worker hung"
     return outcomes
-
-
-def submit(table: Table, board_number: int, contract: str, declarer: str, tricks, *, now):
-    table = Table.objects.select_related("ns_pair__player1").get(pk=table.pk)
-    return results.submit_result(
-        table=table,
-        board_number=board_number,
-        entry=results.ContractEntry(contract=contract, declarer=declarer, tricks=tricks),
-        user=table.ns_pair.player1,
-        now=now,
-    )
 
 
 def counts(tournament) -> dict:

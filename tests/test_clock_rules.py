@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from clock_support import submit
 from django.db import IntegrityError, transaction
 
 from tournaments.errors import ClockError, RoundClosed
@@ -28,17 +29,6 @@ from tournaments.services.clock import advance
 pytestmark = pytest.mark.django_db
 
 MINUTE = timedelta(minutes=1)
-
-
-def submit(table: Table, board_number: int, contract: str, declarer: str, tricks, *, now):
-    table = Table.objects.select_related("ns_pair__player1").get(pk=table.pk)
-    return results.submit_result(
-        table=table,
-        board_number=board_number,
-        entry=results.ContractEntry(contract=contract, declarer=declarer, tricks=tricks),
-        user=table.ns_pair.player1,
-        now=now,
-    )
 
 
 def rounds_of(tournament) -> list[tuple]:

@@ -7,8 +7,9 @@ Run: DATABASE_URL=postgres://… .venv/bin/python bench/bench_load.py (or make b
 2. Starts gunicorn (gthread) on 127.0.0.1 against the same PostgreSQL.
 3. For each scenario it gives every table's North player an API token, plans the table's
    four results (double-dummy-based, as the simulated tables play them) and runs locust
-   headless for 60 s: 1,000 table users submit their 4,000 results through
-   `PUT /api/v1/…/boards/{b}`, spread over 50 s (a few correct a board afterwards).
+   headless: once every user is started (a few seconds), 1,000 table users submit their
+   4,000 results through `PUT /api/v1/…/boards/{b}` at random moments of a 50 s window
+   (a few correct a board afterwards), and the run ends 10 s after the window.
    Scenario one is the entry burst alone; scenario two (on the next round, after a real
    close) adds 200 spectators who arrive over the first 20 s and then poll the standings
    (the HTML fragment every 3 s, or the API's full standings every 15 s).
@@ -24,6 +25,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import math
 import os
 import random
 import resource
@@ -250,6 +252,9 @@ def run_locust(host: str, plan: dict, args, work: Path, tag: str) -> tuple[list,
     plan_path.write_text(json.dumps(plan), encoding="utf-8")
     prefix = str(work / f"load_{tag}")
     users = len(plan["tables"]) + plan["readers"]
+    # Every device connects first; then the tables' entries spread over the window.
+    start = math.ceil(users / args.spawn_rate) + 2
+    duration = args.duration or f"{math.ceil(start + args.window + 10)}s"
     locust = subprocess.run(
         [
             str(BIN / "locust"),
@@ -261,7 +266,7 @@ def run_locust(host: str, plan: dict, args, work: Path, tag: str) -> tuple[list,
             "-r",
             str(args.spawn_rate),
             "-t",
-            args.duration,
+            duration,
             "--host",
             host,
             "--csv",
@@ -278,6 +283,7 @@ def run_locust(host: str, plan: dict, args, work: Path, tag: str) -> tuple[list,
             LOAD_PLAN=str(plan_path),
             LOAD_ACCEPTED=str(accepted_path),
             LOAD_WINDOW=str(args.window),
+            LOAD_START=str(start),
         ),
         stdout=open(work / f"locust_{tag}.txt", "w"),  # noqa: SIM115
         stderr=subprocess.STDOUT,
@@ -407,11 +413,15 @@ def main() -> None:
         default="entries,readers",
         help="comma-separated: entries (the burst alone), readers (burst + spectators)",
     )
-    parser.add_argument("--duration", default="60s", help="locust run time per scenario")
+    parser.add_argument(
+        "--duration",
+        default=None,
+        help="locust run time per scenario (default: spawning, the window and 10 s more)",
+    )
     parser.add_argument("--window", type=float, default=50, help="seconds to spread entries")
     parser.add_argument("--workers", type=int, default=3, help="gunicorn worker processes")
     parser.add_argument("--threads", type=int, default=6, help="threads per worker")
-    parser.add_argument("--spawn-rate", type=int, default=100)
+    parser.add_argument("--spawn-rate", type=int, default=500, help="users started per second")
     parser.add_argument("--seed", type=int, default=8)
     args = parser.parse_args()
     setup_django()
@@ -451,7 +461,7 @@ def main() -> None:
             connections.close_all()
             print(
                 f"\nscenario {index + 1}: {label}, round {plan['round']}, "
-                f"{len(plan['tables']) + readers} locust users for {args.duration}",
+                f"{len(plan['tables']) + readers} locust users, entries over {args.window:.0f} s",
                 flush=True,
             )
             cpu_before = (tree_cpu(server.pid), tree_cpu(pg), _children_cpu())

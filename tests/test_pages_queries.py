@@ -11,10 +11,10 @@ from datetime import timedelta
 import pytest
 import time_machine
 from browser.events import bulk_pairs, fill_round, play_rounds
-from django.core.cache import cache
 from django.urls import reverse
 from django.utils import translation
 
+from tournaments import live_cache
 from tournaments.models import Pair, Round, Table
 from tournaments.services.clock import advance
 
@@ -39,7 +39,7 @@ BOUNDS = {
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    cache.clear()
+    live_cache.clear()
     yield
     translation.deactivate()
 

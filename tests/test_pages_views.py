@@ -9,10 +9,10 @@ from types import SimpleNamespace
 
 import pytest
 import time_machine
-from django.core.cache import cache
 from django.urls import reverse
 from django.utils import translation
 
+from tournaments import live_cache
 from tournaments.models import BoardResult, Pair, PairStatus, Round, Table
 from tournaments.services import analysis
 from tournaments.services.clock import advance, rescore_round
@@ -28,7 +28,7 @@ MINUS = "\u2212"
 @pytest.fixture(autouse=True)
 def _fresh_cache_and_language():
     # Pages cache what they render per tournament state; tests start from nothing.
-    cache.clear()
+    live_cache.clear()
     yield
     # A request in Chinese leaves Chinese active in this thread (LocaleMiddleware does
     # not reset it): later tests expect the services' English messages.

@@ -212,6 +212,14 @@ class Pair(models.Model):
         ordering = ["tournament", "registration_no", "id"]
         verbose_name = _("pair")
         verbose_name_plural = _("pairs")
+        indexes = [
+            # The live version counts a tournament's withdrawals on every page poll.
+            models.Index(
+                fields=["tournament"],
+                condition=Q(withdrawn_at__isnull=False),
+                name="pair_withdrawn",
+            ),
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["tournament", "registration_no"], name="pair_unique_registration_no"

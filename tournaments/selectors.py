@@ -10,6 +10,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.db import connection
 from django.db.models import Prefetch, Q
 from django.utils import timezone
 
@@ -348,47 +349,30 @@ def live_version(*, tournament_id: int) -> str | None:
     close or a re-score recreates the Standing rows, so their highest id moves).
     Polling pages compare it and re-render only when it moved; the pages also key
     their caches on it. None when there is no such tournament.
-    """
-    from django.db.models import Count, OuterRef, Subquery
 
-    latest = Round.objects.filter(tournament=OuterRef("pk")).order_by("-number")
-    # Used one subquery deeper, inside the Standing subquery, hence the double OuterRef.
-    closed = Round.objects.filter(
-        tournament=OuterRef(OuterRef("pk")), status=RoundStatus.CLOSED
-    ).order_by("-number")
-    row = (
-        Tournament.objects.filter(pk=tournament_id)
-        .annotate(
-            round_id=Subquery(latest.values("id")[:1]),
-            round_status=Subquery(latest.values("status")[:1]),
-            round_starts=Subquery(latest.values("starts_at")[:1]),
-            round_ends=Subquery(latest.values("ends_at")[:1]),
-            standing_id=Subquery(
-                Standing.objects.filter(round_id=Subquery(closed.values("id")[:1]))
-                .order_by("-id")
-                .values("id")[:1]
-            ),
-            withdrawn=Subquery(
-                Pair.objects.filter(tournament=OuterRef("pk"), withdrawn_at__isnull=False)
-                .order_by()
-                .values("tournament")
-                .annotate(n=Count("id"))
-                .values("n")[:1]
-            ),
+    Every open page asks for it every few seconds, so it is one fixed statement: the
+    ORM would spend longer composing the subqueries than PostgreSQL spends running them.
+    """
+    from . import sql
+
+    tournaments, rounds = sql.quote(Tournament._meta.db_table), sql.quote(Round._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT t.status, t.paused_at, t.start_at,"
+            " r.id, r.status, r.starts_at, r.ends_at,"
+            f" (SELECT max(s.id) FROM {sql.quote(Standing._meta.db_table)} s"
+            f"   WHERE s.round_id = (SELECT c.id FROM {rounds} c"
+            "     WHERE c.tournament_id = t.id AND c.status = %s"
+            "     ORDER BY c.number DESC LIMIT 1)),"
+            f" (SELECT count(*) FROM {sql.quote(Pair._meta.db_table)} p"
+            "   WHERE p.tournament_id = t.id AND p.withdrawn_at IS NOT NULL)"
+            f" FROM {tournaments} t"
+            f" LEFT JOIN {rounds} r ON r.id = (SELECT l.id FROM {rounds} l"
+            "   WHERE l.tournament_id = t.id ORDER BY l.number DESC LIMIT 1)"
+            " WHERE t.id = %s",
+            [RoundStatus.CLOSED.value, tournament_id],
         )
-        .values_list(
-            "status",
-            "paused_at",
-            "start_at",
-            "round_id",
-            "round_status",
-            "round_starts",
-            "round_ends",
-            "standing_id",
-            "withdrawn",
-        )
-        .first()
-    )
+        row = cursor.fetchone()
     if row is None:
         return None
     return "|".join(v.isoformat() if isinstance(v, datetime) else str(v) for v in row)

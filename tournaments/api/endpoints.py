@@ -3,15 +3,12 @@ shapes the answer. Reads are public; writes need a token, most an organiser's.""
 
 from __future__ import annotations
 
-import hashlib
-
-from django.core.cache import cache
 from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from ninja import Query, Router, Status
 from pydantic import TypeAdapter
 
-from .. import exports, selectors
+from .. import exports, live_cache, selectors
 from ..errors import ClockError
 from ..models import RoundStatus, Tournament
 from ..services import clock, registration, results, setup
@@ -314,11 +311,10 @@ def get_standings(request, tournament_id: int):
     # Standings only change at a close, a re-score or a withdrawal (the live version);
     # readers poll them all through a round, so each version is serialised once.
     version = selectors.live_version(tournament_id=t.pk)
-    key = f"api:standings:{t.pk}:{hashlib.sha1(version.encode()).hexdigest()}"
-    body = cache.get(key)
-    if body is None:
-        body = _STANDINGS.dump_json(_STANDINGS.validate_python(_standings_rows(t)))
-        cache.set(key, body, 15 * 60)
+    body = live_cache.get_or_build(
+        live_cache.key("api-standings", t.pk, version),
+        lambda: _STANDINGS.dump_json(_STANDINGS.validate_python(_standings_rows(t))),
+    )
     return HttpResponse(body, content_type="application/json")
 
 

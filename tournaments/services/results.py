@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 import scoring
 
+from .. import sql
 from ..errors import NotAllowed, NotFound, ResultRefused, RoundClosed
 from ..models import (
     Adjustment,
@@ -129,17 +130,8 @@ def _entry_context(*, round_id: int, table_id: int, board_number: int) -> tuple 
         row = cursor.fetchone()
     if row is None:
         return None
-    converters = connection.ops.get_db_converters
-    # SQLite hands back timestamps as text; the model fields know how to read them.
-    if connection.vendor != "postgresql":
-        field = Round._meta.get_field("starts_at")
-        expression = field.get_col(Round._meta.db_table)
-        fixed = list(row)
-        for index in (2, 3, 4):
-            for converter in converters(expression):
-                fixed[index] = converter(fixed[index], expression, connection)
-        row = tuple(fixed)
-    return row
+    number, status, starts_at, ends_at, closed_at, *rest = row
+    return (number, status, *(sql.timestamp(v) for v in (starts_at, ends_at, closed_at)), *rest)
 
 
 def seat_of(table: Table, user) -> str | None:
@@ -270,12 +262,7 @@ def submit_result(
             ew_adjustment="",
             **fields,
         )
-        BoardResult.objects.bulk_create(
-            [result],
-            update_conflicts=True,
-            unique_fields=["table", "board"],
-            update_fields=list(RESULT_ENTRY_FIELDS),
-        )
+        sql.upsert(result, unique_fields=("table", "board"), update_fields=RESULT_ENTRY_FIELDS)
         return result
 
 

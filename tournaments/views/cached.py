@@ -3,29 +3,19 @@
 Standings, the results grid, a round's seating and a board's traveller are the same for
 every viewer until the tournament moves on (a round opens or closes, a re-score, a
 withdrawal): `selectors.live_version` fingerprints exactly that in one query. Keyed by
-it, the expensive part is built once per change and process instead of once per
-viewer; at the bell of a 2,000-pair event thousands of open pages ask at once.
+it, the expensive part is built once per change instead of once per viewer
+(`live_cache`); at the bell of a 2,000-pair event thousands of open pages ask at once.
 Per-viewer touches (your row highlighted) are added around the cached parts.
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
-from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 
-from .. import selectors
-
-TIMEOUT = 15 * 60  # a fingerprint never comes back, so old entries only need to expire
-
-
-def _key(*parts) -> str:
-    # Fingerprints hold timestamps and spaces; hash them into a key any backend takes.
-    digest = hashlib.sha1("|".join(str(p) for p in parts).encode()).hexdigest()
-    return f"pages:{parts[0]}:{digest}"
+from .. import live_cache, selectors
 
 
 @dataclass(frozen=True)
@@ -48,10 +38,8 @@ class Line:
 
 
 def standings(tournament, version: str) -> list[Line]:
-    key = _key("standings", tournament.pk, version)
-    lines = cache.get(key)
-    if lines is None:
-        lines = [
+    def build() -> list[Line]:
+        return [
             Line(
                 pair_id=row.pair.id,
                 registration_no=row.pair.registration_no,
@@ -71,46 +59,45 @@ def standings(tournament, version: str) -> list[Line]:
             )
             for row in selectors.standings(tournament=tournament)
         ]
-        cache.set(key, lines, TIMEOUT)
-    return lines
+
+    return live_cache.get_or_build(live_cache.key("standings", tournament.pk, version), build)
 
 
 def score_grid(tournament, version: str) -> tuple[list[int], dict]:
     """(closed board numbers, {pair_id: {board: (points, completed, direction)}})."""
-    key = _key("grid", tournament.pk, version)
-    value = cache.get(key)
-    if value is None:
+
+    def build():
         grid = selectors.board_score_grid(tournament=tournament)
-        value = (selectors.closed_board_numbers(tournament), {k: dict(v) for k, v in grid.items()})
-        cache.set(key, value, TIMEOUT)
-    return value
+        return selectors.closed_board_numbers(tournament), {k: dict(v) for k, v in grid.items()}
+
+    return live_cache.get_or_build(live_cache.key("grid", tournament.pk, version), build)
 
 
 def seating_html(tournament, round, version: str) -> tuple[str, int]:
     """The seating table of a round (1,000 rows in a big event), rendered once; and the
     number of tables."""
-    key = _key("seating", tournament.pk, round.pk, version, get_language())
-    value = cache.get(key)
-    if value is None:
+
+    def build():
         seating = selectors.round_seating(round=round)
         html = render_to_string(
             "tournaments/_seating.html",
             {"tournament": tournament, "round": round, "seating": seating},
         )
-        value = (html, len(seating))
-        cache.set(key, value, TIMEOUT)
-    return value
+        return html, len(seating)
+
+    key = live_cache.key("seating", tournament.pk, round.pk, version, get_language())
+    return live_cache.get_or_build(key, build)
 
 
 def traveller_html(tournament, board, version: str) -> str:
     """Every result of a board with both sides' scores, rendered once."""
-    key = _key("traveller", tournament.pk, board.pk, version, get_language())
-    html = cache.get(key)
-    if html is None:
+
+    def build():
         _board, lines = selectors.board_detail(tournament=tournament, number=board.number)
-        html = render_to_string(
+        return render_to_string(
             "tournaments/_traveller.html",
             {"tournament": tournament, "board": board, "lines": lines},
         )
-        cache.set(key, html, TIMEOUT)
-    return html
+
+    key = live_cache.key("traveller", tournament.pk, board.pk, version, get_language())
+    return live_cache.get_or_build(key, build)

@@ -1,0 +1,81 @@
+"""Values built once per live version of a tournament and shared by every viewer.
+
+`selectors.live_version` fingerprints what the live pages show; a value keyed by it never
+goes stale, because a change makes a new fingerprint (and an old one never comes back).
+So each value lives at two levels:
+
+- the Django cache (Redis in production), shared by every process: a version is built
+  once, by whoever asks first, often the round clock warming it right after the close;
+- a small per-process memo in front of it, because unpickling 2,000 standings rows on
+  every request costs more than rendering what a reader sees of them.
+
+When a version is new, hundreds of open pages ask for it in the same second. Only one
+thread per process builds it; the others wait for that build instead of repeating it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import TypeVar
+
+from django.core.cache import cache
+
+T = TypeVar("T")
+
+TIMEOUT = 15 * 60  # old versions are never asked for again; they only need to expire
+MEMO_SIZE = 64  # a few tournaments × (standings, grid, seating per language, …)
+
+_memo: OrderedDict[str, object] = OrderedDict()
+_memo_lock = threading.Lock()
+_build_locks: dict[str, threading.Lock] = {}
+
+
+def key(*parts) -> str:
+    """A cache key any backend takes: fingerprints hold timestamps and spaces."""
+    digest = hashlib.sha1("|".join(str(p) for p in parts).encode()).hexdigest()
+    return f"live:{parts[0]}:{digest}"
+
+
+def _remembered(k: str):
+    with _memo_lock:
+        value = _memo.get(k)
+        if value is not None:
+            _memo.move_to_end(k)
+        return value
+
+
+def _remember(k: str, value) -> None:
+    with _memo_lock:
+        _memo[k] = value
+        _memo.move_to_end(k)
+        while len(_memo) > MEMO_SIZE:
+            _memo.popitem(last=False)
+
+
+def get_or_build(k: str, build: Callable[[], T]) -> T:
+    value = _remembered(k)
+    if value is not None:
+        return value
+    with _memo_lock:
+        lock = _build_locks.setdefault(k, threading.Lock())
+    with lock:  # one build per process; the others wait for it
+        value = _remembered(k)
+        if value is None:
+            value = cache.get(k)
+            if value is None:
+                value = build()
+                cache.set(k, value, TIMEOUT)
+            _remember(k, value)
+    with _memo_lock:
+        _build_locks.pop(k, None)
+    return value
+
+
+def clear() -> None:
+    """Forget everything (tests that rewrite rows behind the fingerprint's back)."""
+    with _memo_lock:
+        _memo.clear()
+    cache.clear()

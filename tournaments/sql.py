@@ -1,0 +1,85 @@
+"""Hand-written SQL for the result-entry hot path.
+
+In the last minute of a round every table of the field enters its boards at once, and
+there the ORM's work of compiling a query (joins, select lists, ordering) costs more
+CPU than PostgreSQL spends running it. These helpers keep the SQL text fixed and small
+but still hand back real model instances (`Model.from_db`, as `QuerySet.raw` does):
+fields that were not read are deferred, so touching one loads it, and a `save()` writes
+only the fields that were read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import cache
+
+from django.db import connection, models
+
+
+def quote(name: str) -> str:
+    return connection.ops.quote_name(name)
+
+
+@cache
+def select_list(model: type[models.Model], alias: str, attnames: frozenset[str]) -> tuple:
+    """(SQL select list, attnames in column order) for `attnames` of `model`.
+
+    `from_db` takes values in the model's field order, so the list is built in that order
+    whatever order the caller named the fields in.
+    """
+    fields = [f for f in model._meta.concrete_fields if f.attname in attnames]
+    missing = attnames - {f.attname for f in fields}
+    if missing:
+        raise ValueError(f"{model.__name__} has no column for {sorted(missing)}")
+    sql = ", ".join(f"{alias}.{quote(f.column)}" for f in fields)
+    return sql, tuple(f.attname for f in fields)
+
+
+def instance(model: type[models.Model], attnames: Sequence[str], values: Iterable):
+    """A model instance read from the database with only `attnames` loaded."""
+    return model.from_db(connection.alias, attnames, list(values))
+
+
+@cache
+def _upsert_sql(model: type[models.Model], unique: tuple, update: tuple, vendor: str) -> tuple:
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    columns = ", ".join(quote(f.column) for f in fields)
+    marks = ", ".join(["%s"] * len(fields))
+    conflict = ", ".join(quote(model._meta.get_field(n).column) for n in unique)
+    updated = [quote(model._meta.get_field(n).column) for n in update]
+    changes = ", ".join(f"{c} = EXCLUDED.{c}" for c in updated)
+    pk = quote(model._meta.pk.column)
+    sql = (
+        f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({marks})"
+        f" ON CONFLICT ({conflict}) DO UPDATE SET {changes} RETURNING {pk}"
+    )
+    return sql, tuple(fields)
+
+
+def upsert(obj: models.Model, *, unique_fields: Sequence[str], update_fields: Sequence[str]):
+    """Insert `obj`, or update `update_fields` of the row it clashes with on
+    `unique_fields`: one statement, no query compilation. Sets `obj.pk`."""
+    model = type(obj)
+    sql, fields = _upsert_sql(model, tuple(unique_fields), tuple(update_fields), connection.vendor)
+    params = [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        obj.pk = cursor.fetchone()[0]
+    obj._state.adding = False
+    obj._state.db = connection.alias
+    return obj
+
+
+def timestamp(value):
+    """A timestamp column read by hand: PostgreSQL hands back an aware datetime, SQLite
+    (the embedded default) text, which the model field's converters read as Django's
+    own queries would."""
+    if value is None or not isinstance(value, str):
+        return value
+    from .models import Round  # any DateTimeField reads the same way
+
+    field = Round._meta.get_field("starts_at")
+    expression = field.get_col(Round._meta.db_table)
+    for converter in connection.ops.get_db_converters(expression):
+        value = converter(value, expression, connection)
+    return value

@@ -12,6 +12,7 @@ import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
+import time_machine
 from clock_support import submit
 from django.core.cache import cache
 from django.db import connection
@@ -208,3 +209,53 @@ def test_the_per_process_memo_is_bounded(fresh_live_cache):
     cache.clear()  # only the memo is left
     assert live_cache.get_or_build(keys[-1], lambda: "rebuilt") == len(keys) - 1
     assert live_cache.get_or_build(keys[0], lambda: "rebuilt") == "rebuilt"
+
+
+# --- warming after the clock moves ---------------------------------------------------------
+
+
+@pytest.fixture
+def shared_cache(tmp_path, settings):
+    """A cache other processes would see (files here; Redis in production)."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(tmp_path / "cache"),
+        }
+    }
+    live_cache.clear()
+    yield
+    live_cache.clear()
+
+
+def test_the_clock_tick_warms_what_the_pages_of_a_moved_tournament_ask_for(
+    shared_cache, running, t0
+):
+    from tournaments.tasks import clock_tick
+    from tournaments.views.cached import warm
+
+    tournament, _pairs, round = running
+    assert live_cache.is_shared()
+    with time_machine.travel(round.ends_at + timedelta(seconds=1), tick=False):
+        events = clock_tick()  # the bell: round 1 closes, round 2 opens
+    assert any("round 1" in e.lower() for e in events), events
+    version = selectors.live_version(tournament_id=tournament.id)
+    round_2 = Round.objects.get(tournament=tournament, number=2)
+    for key in [
+        live_cache.key("standings", tournament.id, version),
+        live_cache.key("grid", tournament.id, version),
+        live_cache.key("api-standings", tournament.id, version),
+        live_cache.key("seating", tournament.id, round_2.pk, version, "en"),
+        live_cache.key("seating", tournament.id, round_2.pk, version, "zh-hans"),
+    ]:
+        assert cache.get(key) is not None, key
+    assert warm(tournament_id=tournament.id + 1000) is False  # no such tournament
+
+
+def test_nothing_is_warmed_into_a_cache_no_other_process_sees(running):
+    from tournaments.views.cached import warm
+
+    tournament, _pairs, _round = running
+    live_cache.clear()
+    assert not live_cache.is_shared()  # the test settings' per-process memory
+    assert warm(tournament_id=tournament.id) is False

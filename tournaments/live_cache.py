@@ -74,6 +74,15 @@ def get_or_build(k: str, build: Callable[[], T]) -> T:
     return value
 
 
+def is_shared() -> bool:
+    """Whether other processes see this cache (Redis, memcached, files, a table)."""
+    from django.core.cache import caches
+    from django.core.cache.backends.dummy import DummyCache
+    from django.core.cache.backends.locmem import LocMemCache
+
+    return not isinstance(caches["default"], LocMemCache | DummyCache)
+
+
 def clear() -> None:
     """Forget everything (tests that rewrite rows behind the fingerprint's back)."""
     with _memo_lock:

@@ -9,8 +9,14 @@ timeout).
 from celery import shared_task
 
 from .services.clock import advance
+from .views.cached import warm
 
 
 @shared_task(name="tournaments.tasks.clock_tick", acks_late=True, ignore_result=True)
 def clock_tick() -> list[str]:
-    return advance(driver="celery").events
+    report = advance(driver="celery")
+    # The pages of a tournament that just moved are built here, once, into the shared
+    # cache, before the open pages' next poll asks for them.
+    for tournament_id in report.moved:
+        warm(tournament_id=tournament_id)
+    return report.events

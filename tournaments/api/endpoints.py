@@ -311,11 +311,15 @@ def get_standings(request, tournament_id: int):
     # Standings only change at a close, a re-score or a withdrawal (the live version);
     # readers poll them all through a round, so each version is serialised once.
     version = selectors.live_version(tournament_id=t.pk)
-    body = live_cache.get_or_build(
+    return HttpResponse(standings_json(t, version), content_type="application/json")
+
+
+def standings_json(t: Tournament, version: str) -> bytes:
+    """The standings answer, serialised once per live version (and warmed by the clock)."""
+    return live_cache.get_or_build(
         live_cache.key("api-standings", t.pk, version),
         lambda: _STANDINGS.dump_json(_STANDINGS.validate_python(_standings_rows(t))),
     )
-    return HttpResponse(body, content_type="application/json")
 
 
 def _standings_rows(t: Tournament) -> list[dict]:

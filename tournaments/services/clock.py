@@ -74,6 +74,7 @@ CUTOFF = {
 @dataclass
 class AdvanceReport:
     events: list[str] = field(default_factory=list)
+    moved: list[int] = field(default_factory=list)  # tournaments that changed
 
     def __bool__(self) -> bool:
         return bool(self.events)
@@ -86,7 +87,10 @@ def advance(*, now: datetime | None = None, driver: str = "") -> AdvanceReport:
     errors = []
     for tournament_id in due_tournament_ids(now=now):
         try:
-            report.events += advance_tournament(tournament_id=tournament_id, now=now)
+            events = advance_tournament(tournament_id=tournament_id, now=now)
+            report.events += events
+            if events:
+                report.moved.append(tournament_id)
         except Exception as error:
             # One broken tournament must not stop the clock for the others; its
             # transaction rolled back, so the next tick tries the same step again.

@@ -10,12 +10,18 @@ Per-viewer touches (your row highlighted) are added around the cached parts.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.translation import get_language
 
 from .. import live_cache, selectors
+from ..models import RoundStatus, Tournament
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -101,3 +107,36 @@ def traveller_html(tournament, board, version: str) -> str:
 
     key = live_cache.key("traveller", tournament.pk, board.pk, version, get_language())
     return live_cache.get_or_build(key, build)
+
+
+def warm(*, tournament_id: int) -> bool:
+    """Build what the live pages and the API will ask for after the clock moved a
+    tournament (a close, a new round), before the first of hundreds of viewers asks.
+
+    Only worth doing where the cache is shared (Redis in production, where the clock runs
+    in a Celery worker): a process-local cache would keep it from every web process.
+    Returns whether anything was built; a failure is logged, never raised, because the
+    pages build the same values themselves when asked.
+    """
+    if not live_cache.is_shared():
+        return False
+    try:
+        tournament = Tournament.objects.filter(pk=tournament_id).first()
+        version = selectors.live_version(tournament_id=tournament_id)
+        if tournament is None or version is None:
+            return False
+        from ..api.endpoints import standings_json
+
+        round = selectors.current_round(tournament)
+        if round is not None and (round.number > 1 or round.status == RoundStatus.CLOSED):
+            standings(tournament, version)
+            score_grid(tournament, version)
+            standings_json(tournament, version)
+        if round is not None and round.status != RoundStatus.CLOSED:
+            for language, _name in settings.LANGUAGES:
+                with translation.override(language):
+                    seating_html(tournament, round, version)
+        return True
+    except Exception:
+        logger.exception("pages: warming tournament %s failed", tournament_id)
+        return False

@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
 from tournaments.services.clock import advance
+from tournaments.views.cached import warm
 
 
 class Command(BaseCommand):
@@ -29,8 +30,11 @@ class Command(BaseCommand):
         while not stop.is_set():
             close_old_connections()
             try:
-                for event in advance(driver="run_clock").events:
+                report = advance(driver="run_clock")
+                for event in report.events:
                     self.stdout.write(f"run_clock: {event}")
+                for tournament_id in report.moved:
+                    warm(tournament_id=tournament_id)  # a no-op unless the cache is shared
             except Exception as error:  # keep ticking; the next tick retries the step
                 self.stderr.write(f"run_clock: tick failed: {error!r}")
             if once:

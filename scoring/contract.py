@@ -7,6 +7,7 @@ from numbers import Integral
 
 from .board import side_is_vulnerable, validate_vulnerability
 from .errors import ContractError
+from .errors import gettext_noop as _  # marked here, translated where shown
 
 STRAINS = ("C", "D", "H", "S", "NT")
 _STRAIN_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "NT": "NT"}
@@ -38,13 +39,17 @@ class Contract:
 
     def __post_init__(self):
         if isinstance(self.level, bool) or not isinstance(self.level, int):
-            raise ContractError(f"level must be 1–7, got {self.level!r}")
+            raise ContractError(_("level must be 1–7, got %(level)r"), level=self.level)
         if not 1 <= self.level <= 7:
-            raise ContractError(f"level must be 1–7, got {self.level}")
+            raise ContractError(_("level must be 1–7, got %(level)r"), level=self.level)
         if self.strain not in STRAINS:
-            raise ContractError(f"unknown strain {self.strain!r}: use C, D, H, S or NT")
+            raise ContractError(
+                _("unknown strain %(strain)r: use C, D, H, S or NT"), strain=self.strain
+            )
         if self.doubling not in (0, 1, 2) or isinstance(self.doubling, bool):
-            raise ContractError(f"bad doubling {self.doubling!r}: use 0, 1 (X) or 2 (XX)")
+            raise ContractError(
+                _("bad doubling %(doubling)r: use 0, 1 (X) or 2 (XX)"), doubling=self.doubling
+            )
 
     def __str__(self) -> str:
         return f"{self.level}{self.strain}{_DOUBLING_SUFFIX[self.doubling]}"
@@ -67,22 +72,26 @@ def parse_contract(text: "str | Contract | None") -> Contract | None:
     if text is None or isinstance(text, Contract):
         return text
     if not isinstance(text, str):
-        raise ContractError(f"a contract must be text such as 4S or 3NTX, got {text!r}")
+        raise ContractError(
+            _("a contract must be text such as 4S or 3NTX, got %(text)r"), text=text
+        )
     # NFKC folds full-width digits and letters typed with Chinese input methods.
     compact = unicodedata.normalize("NFKC", text).replace(_EMOJI_VARIATION, "")
     compact = "".join(compact.split()).translate(_SUIT_TO_LETTER).upper()
     if not compact:
-        raise ContractError("the contract is empty: enter e.g. 4S, 3NTX or PASS")
+        raise ContractError(_("the contract is empty: enter e.g. 4S, 3NTX or PASS"))
     if compact in _PASS_WORDS:
         return None
 
     digits = re.match(r"[0-9]*", compact).group()
     rest = compact[len(digits) :]
     if not digits:
-        raise ContractError(f"contract {text!r} must start with its level, 1–7")
+        raise ContractError(_("contract %(text)r must start with its level, 1–7"), text=text)
     level = int(digits)
     if not 1 <= level <= 7:
-        raise ContractError(f"level must be 1–7, got {level} in {text!r}")
+        raise ContractError(
+            _("level must be 1–7, got %(level)s in %(text)r"), level=level, text=text
+        )
 
     if rest.startswith("NT"):
         strain, rest = "NT", rest[2:]
@@ -91,12 +100,20 @@ def parse_contract(text: "str | Contract | None") -> Contract | None:
     else:
         token = rest.rstrip("X")
         if not token:
-            raise ContractError(f"contract {text!r} has no strain: add C, D, H, S or NT")
-        raise ContractError(f"unknown strain {token!r} in {text!r}: use C, D, H, S or NT")
+            raise ContractError(
+                _("contract %(text)r has no strain: add C, D, H, S or NT"), text=text
+            )
+        raise ContractError(
+            _("unknown strain %(strain)r in %(text)r: use C, D, H, S or NT"),
+            strain=token,
+            text=text,
+        )
 
     if rest not in _DOUBLING_SUFFIX:
         raise ContractError(
-            f"bad doubling {rest!r} in {text!r}: use X for doubled or XX for redoubled"
+            _("bad doubling %(doubling)r in %(text)r: use X for doubled or XX for redoubled"),
+            doubling=rest,
+            text=text,
         )
     return Contract(level, strain, _DOUBLING_SUFFIX.index(rest))
 
@@ -107,15 +124,17 @@ def validate_declarer(declarer: str) -> str:
         seat = _SEATS.get(declarer.strip().upper())
         if seat is not None:
             return seat
-    raise ContractError(f"declarer must be N, E, S or W; got {declarer!r}")
+    raise ContractError(_("declarer must be N, E, S or W; got %(declarer)r"), declarer=declarer)
 
 
 def validate_tricks(tricks: int) -> int:
     """Total tricks taken by declarer, a whole number 0–13."""
     if isinstance(tricks, bool) or not isinstance(tricks, Integral):
-        raise ContractError(f"tricks must be a whole number from 0 to 13, got {tricks!r}")
+        raise ContractError(
+            _("tricks must be a whole number from 0 to 13, got %(tricks)r"), tricks=tricks
+        )
     if not 0 <= tricks <= 13:
-        raise ContractError(f"tricks must be from 0 to 13, got {tricks}")
+        raise ContractError(_("tricks must be from 0 to 13, got %(tricks)s"), tricks=tricks)
     return int(tricks)
 
 
@@ -123,19 +142,26 @@ def tricks_from_result(contract: "str | Contract", result: str) -> int:
     """Declarer's total tricks from a result relative to the contract: "=", "+1", "-2"."""
     parsed = parse_contract(contract)
     if parsed is None:
-        raise ContractError("a passed-out board has no result to enter")
+        raise ContractError(_("a passed-out board has no result to enter"))
     match = _RESULT.fullmatch("".join(str(result).split())) if isinstance(result, str) else None
     if match is None:
-        raise ContractError(f"result must be =, +N or -N (e.g. +1, -2); got {result!r}")
+        raise ContractError(
+            _("result must be =, +N or -N (e.g. +1, -2); got %(result)r"), result=result
+        )
     sign, count = match.groups()
     if sign is None:
         return parsed.tricks_needed
     if int(count) == 0:
-        raise ContractError(f"result {result!r}: write = for a contract made exactly")
+        raise ContractError(
+            _("result %(result)r: write = for a contract made exactly"), result=result
+        )
     tricks = parsed.tricks_needed + (int(count) if sign == "+" else -int(count))
     if not 0 <= tricks <= 13:
         raise ContractError(
-            f"{parsed}{result} would be {tricks} tricks; declarer takes from 0 to 13"
+            _("%(contract)s%(result)s would be %(tricks)s tricks; declarer takes from 0 to 13"),
+            contract=str(parsed),
+            result=result,
+            tricks=tricks,
         )
     return tricks
 

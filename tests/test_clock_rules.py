@@ -77,6 +77,36 @@ def test_random_first_round_draw_seats_everyone(event, t0):
     )
 
 
+def test_the_random_draw_can_be_replayed_from_its_stored_seed(event, t0):
+    import pairing
+
+    tournament = event(pairs=8, first_round_draw="random")
+    report = advance(now=t0)
+    tournament.refresh_from_db()
+    assert tournament.draw_seed is not None
+    assert any(f"seed {tournament.draw_seed}" in e for e in report.events), report.events
+    states = [
+        pairing.PairState(pair_id=pid, registration_no=reg)
+        for pid, reg in Pair.objects.filter(tournament=tournament)
+        .order_by("registration_no")
+        .values_list("id", "registration_no")
+    ]
+    replay = pairing.seat_first_round(states, random_draw=True, seed=tournament.draw_seed)
+    seated = list(
+        Table.objects.filter(round__tournament=tournament)
+        .order_by("number")
+        .values_list("ns_pair_id", "ew_pair_id")
+    )
+    assert [(t.ns, t.ew) for t in replay.tables] == seated
+
+
+def test_seating_by_registration_order_has_no_seed(event, t0):
+    tournament = event(pairs=4)
+    advance(now=t0)
+    tournament.refresh_from_db()
+    assert tournament.draw_seed is None
+
+
 def test_a_tournament_without_two_pairs_does_not_start(event, t0):
     tournament = event(pairs=1)
     assert not advance(now=t0 + MINUTE)

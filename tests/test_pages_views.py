@@ -262,11 +262,13 @@ def test_the_other_side_confirms_or_disputes_but_not_the_side_that_entered(clien
     assert "Disputed" in response.content.decode()
     result.refresh_from_db()
     assert result.disputed and result.dispute_note == "It went one off"
+    assert result.disputed_at is not None  # the director sees when
 
     response = client.post(table_url(event), {"board": "1", "action": "confirm"}, **HTMX)
     assert "Confirmed by" in response.content.decode()
     result.refresh_from_db()
     assert result.confirmed_by == event.ew and not result.disputed
+    assert result.disputed_at is None
 
     # A correction needs confirming again.
     client.force_login(event.ns)

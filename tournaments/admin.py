@@ -145,7 +145,14 @@ class TournamentAdmin(admin.ModelAdmin):
     search_fields = ("name",)
     date_hierarchy = "start_at"
     inlines = [PairInline, RoundInline]
-    readonly_fields = ("status", "paused_at", "finished_at", "created_by", "clock_health")
+    readonly_fields = (
+        "status",
+        "paused_at",
+        "finished_at",
+        "created_by",
+        "draw_seed",
+        "clock_health",
+    )
     fieldsets = (
         (None, {"fields": ("name", "description", "status", "clock_health")}),
         (
@@ -172,6 +179,7 @@ class TournamentAdmin(admin.ModelAdmin):
                     "unplayed_policy",
                     "completion_threshold",
                     "first_round_draw",
+                    "draw_seed",
                 )
             },
         ),
@@ -569,6 +577,7 @@ class BoardResultAdmin(admin.ModelAdmin):
         "confirmed_at",
         "disputed",
         "dispute_note",
+        "disputed_at",
         "adjusted_by",
     )
     actions = ["adjust"]

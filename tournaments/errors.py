@@ -38,3 +38,17 @@ class RoundClosed(ResultRefused):
 
 class ClockError(ServiceError):
     status_code = 409
+
+
+def scoring_message(error) -> str:
+    """A scoring engine refusal in the active language: the engine keeps its English
+    template and the values apart (`scoring.errors`), so the template is translated
+    first and then filled in."""
+    from django.utils.translation import gettext
+
+    template = getattr(error, "message", None)
+    if not isinstance(template, str):
+        return str(error)
+    params = getattr(error, "params", None) or {}
+    translated = gettext(template)
+    return translated % params if params else translated

@@ -123,6 +123,13 @@ class Tournament(models.Model):
         choices=FirstRoundDraw.choices,
         default=FirstRoundDraw.REGISTRATION,
     )
+    draw_seed = models.BigIntegerField(
+        _("random draw seed"),
+        null=True,
+        blank=True,
+        editable=False,
+        help_text=_("The seed of the random first-round draw: the draw can be replayed from it."),
+    )
     status = models.CharField(
         _("status"), max_length=10, choices=TournamentStatus.choices, default="scheduled"
     )
@@ -398,6 +405,7 @@ class BoardResult(models.Model):
     confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
     disputed = models.BooleanField(_("disputed"), default=False)
     dispute_note = models.CharField(_("dispute note"), max_length=500, blank=True)
+    disputed_at = models.DateTimeField(_("disputed at"), null=True, blank=True)
     adjusted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -200,12 +200,13 @@ def _start(tournament: Tournament, now: datetime) -> str:
     ]
     random_draw = tournament.first_round_draw == FirstRoundDraw.RANDOM
     # The engine insists on a seed so that a draw can be replayed; it comes from the
-    # CSPRNG (nobody may predict the draw) and is logged with the start event.
-    seed = secrets.randbits(64) if random_draw else None
+    # CSPRNG (nobody may predict the draw) and is kept on the tournament for audit.
+    seed = secrets.randbits(63) if random_draw else None  # 63 bits: a signed bigint
     seating = pairing.seat_first_round(states, random_draw=random_draw, seed=seed)
     starts_at = _on_schedule(tournament, tournament.start_at, now)
     tournament.status = TournamentStatus.RUNNING
-    tournament.save(update_fields=["status"])
+    tournament.draw_seed = seed
+    tournament.save(update_fields=["status", "draw_seed"])
     _create_round(tournament, 1, starts_at, seating, now)
     draw = f", random draw seed {seed}" if random_draw else ""
     return f"{tournament.name}: started, round 1 seated ({len(seating.tables)} tables{draw})"

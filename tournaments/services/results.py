@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 import scoring
 
 from .. import sql
-from ..errors import NotAllowed, NotFound, ResultRefused, RoundClosed
+from ..errors import NotAllowed, NotFound, ResultRefused, RoundClosed, scoring_message
 from ..models import (
     Adjustment,
     Board,
@@ -196,7 +196,7 @@ def _board_of(round: Round, board_number: int) -> Board:
 RESULT_ENTRY_FIELDS = (
     "state", "contract", "declarer", "lead", "tricks", "ns_score", "ns_adjustment",
     "ew_adjustment", "entered_by", "entered_at", "confirmed_by", "confirmed_at",
-    "disputed", "dispute_note",
+    "disputed", "dispute_note", "disputed_at",
 )  # fmt: skip
 
 
@@ -219,7 +219,7 @@ def submit_result(
     try:
         validated = validate_entry(entry)  # refuse a malformed entry before any lock
     except scoring.ScoringError as error:
-        raise ResultRefused(str(error)) from None
+        raise ResultRefused(scoring_message(error)) from None
     if not (Table.ns_pair.is_cached(table) and Table.ew_pair.is_cached(table)):
         # Seatings never change once made, so pairs read before the lock stay right.
         table = Table.objects.select_related("ns_pair", "ew_pair").get(pk=table.pk)
@@ -258,6 +258,7 @@ def submit_result(
             confirmed_at=None,
             disputed=False,
             dispute_note="",
+            disputed_at=None,
             ns_adjustment="",
             ew_adjustment="",
             **fields,
@@ -281,6 +282,9 @@ def _result_for_opponent(result_id: int, user) -> tuple[BoardResult, str]:
     return result, side
 
 
+DISPUTE_FIELDS = ("disputed", "dispute_note", "disputed_at")
+
+
 def confirm_result(*, result: BoardResult, user, now: datetime | None = None) -> BoardResult:
     now = now or timezone.now()
     with transaction.atomic():
@@ -291,19 +295,41 @@ def confirm_result(*, result: BoardResult, user, now: datetime | None = None) ->
         result.confirmed_at = now
         result.disputed = False
         result.dispute_note = ""
-        result.save(update_fields=["confirmed_by", "confirmed_at", "disputed", "dispute_note"])
+        result.disputed_at = None
+        result.save(
+            update_fields=[
+                "confirmed_by",
+                "confirmed_at",
+                "disputed",
+                "dispute_note",
+                "disputed_at",
+            ]
+        )
         return result
 
 
-def dispute_result(*, result: BoardResult, user, note: str = "") -> BoardResult:
-    """The other side disagrees: the result stays as entered, flagged for the director."""
+def dispute_result(
+    *, result: BoardResult, user, note: str = "", now: datetime | None = None
+) -> BoardResult:
+    """The other side disagrees: the result stays as entered, flagged for the director
+    with who (the side that is not the entering one), why and when."""
+    now = now or timezone.now()
     with transaction.atomic():
         result, _side = _result_for_opponent(result.pk, user)
         result.disputed = True
         result.dispute_note = (note or "").strip()[:500]
+        result.disputed_at = now
         result.confirmed_by = None
         result.confirmed_at = None
-        result.save(update_fields=["disputed", "dispute_note", "confirmed_by", "confirmed_at"])
+        result.save(
+            update_fields=[
+                "disputed",
+                "dispute_note",
+                "disputed_at",
+                "confirmed_by",
+                "confirmed_at",
+            ]
+        )
         return result
 
 
@@ -362,7 +388,7 @@ def director_set_result(
             try:
                 fields = score_entry(entry, vulnerability=board.vulnerability)
             except scoring.ScoringError as error:
-                raise ResultRefused(str(error)) from None
+                raise ResultRefused(scoring_message(error)) from None
             for name, value in fields.items():
                 setattr(result, name, value)
             result.ns_adjustment = result.ew_adjustment = ""

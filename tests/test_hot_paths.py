@@ -15,7 +15,6 @@ import pytest
 import time_machine
 from clock_support import submit
 from django.core.cache import cache
-from django.db import connection
 
 from tournaments import live_cache, selectors, sql
 from tournaments.api import lookups
@@ -124,8 +123,10 @@ def test_upsert_inserts_then_updates_the_same_row(running, t0):
 def test_timestamps_read_by_hand_come_back_aware_whatever_the_backend():
     aware = datetime(2026, 11, 29, 17, 5, tzinfo=UTC)
     assert sql.timestamp(aware) is aware and sql.timestamp(None) is None
-    if connection.vendor == "sqlite":
-        assert sql.timestamp("2026-11-29 17:05:00") == aware
+    # SQLite's driver hands back naive UTC datetimes, or text.
+    assert sql.timestamp(datetime(2026, 11, 29, 17, 5)) == aware
+    assert sql.timestamp("2026-11-29 17:05:00") == aware
+    assert sql.timestamp("2026-11-29 17:05:00").tzinfo is not None
 
 
 # --- the live version ------------------------------------------------------------------

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 
 from django.db import connection, models
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 
 def quote(name: str) -> str:
@@ -71,15 +73,13 @@ def upsert(obj: models.Model, *, unique_fields: Sequence[str], update_fields: Se
 
 
 def timestamp(value):
-    """A timestamp column read by hand: PostgreSQL hands back an aware datetime, SQLite
-    (the embedded default) text, which the model field's converters read as Django's
-    own queries would."""
-    if value is None or not isinstance(value, str):
-        return value
-    from .models import Round  # any DateTimeField reads the same way
-
-    field = Round._meta.get_field("starts_at")
-    expression = field.get_col(Round._meta.db_table)
-    for converter in connection.ops.get_db_converters(expression):
-        value = converter(value, expression, connection)
+    """A timestamp column read by hand, as an aware datetime whatever the backend:
+    PostgreSQL hands back aware datetimes, SQLite (the embedded default) naive UTC ones
+    or text, which Django's own queries would have converted."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = parse_datetime(value)
+    if timezone.is_naive(value):
+        value = timezone.make_aware(value, connection.timezone)
     return value

@@ -170,9 +170,11 @@ def test_live_version_of_a_scheduled_and_of_no_tournament(make_tournament):
 
 @pytest.fixture
 def fresh_live_cache():
-    live_cache.clear()
+    cache.clear()
+    live_cache.clear_memo()
     yield
-    live_cache.clear()
+    cache.clear()
+    live_cache.clear_memo()
 
 
 def test_one_build_per_version_however_many_ask_at_once(fresh_live_cache):
@@ -224,13 +226,26 @@ def shared_cache(tmp_path, settings):
             "LOCATION": str(tmp_path / "cache"),
         }
     }
-    live_cache.clear()
+    cache.clear()
+    live_cache.clear_memo()
     yield
-    live_cache.clear()
+    cache.clear()
+    live_cache.clear_memo()
+
+
+@pytest.fixture
+def eager_tasks():
+    """Celery runs the tasks a task queues in this process (no broker in these tests;
+    tests/test_celery_clock.py has the real worker)."""
+    from config.celery import app
+
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = False
 
 
 def test_the_clock_tick_warms_what_the_pages_of_a_moved_tournament_ask_for(
-    shared_cache, running, t0
+    shared_cache, eager_tasks, running, t0
 ):
     from tournaments.tasks import clock_tick
     from tournaments.views.cached import warm
@@ -257,6 +272,57 @@ def test_nothing_is_warmed_into_a_cache_no_other_process_sees(running):
     from tournaments.views.cached import warm
 
     tournament, _pairs, _round = running
-    live_cache.clear()
+    cache.clear()
+    live_cache.clear_memo()
     assert not live_cache.is_shared()  # the test settings' per-process memory
     assert warm(tournament_id=tournament.id) is False
+
+
+# --- what the review of the hot paths found ---------------------------------------------
+
+
+def test_numbers_no_database_integer_holds_are_missing_rows_not_errors(running, t0):
+    tournament, _pairs, _round = running
+    huge = 2**70
+    assert not sql.storable(huge) and sql.storable(2**63 - 1, -(2**63), 0)
+    with pytest.raises(NotFound, match="no table"):
+        lookups.get_table(huge, 1, 1)
+    with pytest.raises(NotFound, match="no table"):
+        lookups.get_table(tournament.id, 1, huge)
+    assert selectors.live_version(tournament_id=huge) is None
+    table = Table.objects.get(round__tournament=tournament, number=1)
+    with pytest.raises(NotFound, match=f"Board {huge} is not played in round 1"):
+        submit(table, huge, "3NT", "N", 9, now=t0 + timedelta(minutes=1))
+
+
+def test_an_organiser_re_entering_over_an_adjusted_score_replaces_the_adjustment(
+    running, organiser, t0
+):
+    from tournaments.services import results
+
+    _tournament, _pairs, round = running
+    table = Table.objects.select_related("ns_pair", "ew_pair").get(round=round, number=1)
+    results.director_set_result(
+        table=table, board_number=1, by=organiser, ns_adjustment="A", ew_adjustment="A",
+        reason="board fouled", now=t0 + timedelta(minutes=2),
+    )  # fmt: skip
+    entry = results.ContractEntry(contract="3NT", declarer="N", tricks=9)
+    results.submit_result(
+        table=table, board_number=1, entry=entry, user=organiser, now=t0 + timedelta(minutes=3)
+    )
+    stored = BoardResult.objects.get(table=table, board__number=1)
+    assert (stored.state, stored.ns_score) == (ResultState.PLAYED, 400)
+    assert (stored.adjusted_by, stored.adjustment_reason) == (None, "")
+    assert (stored.ns_adjustment, stored.ew_adjustment) == ("", "")
+
+
+def test_a_failed_build_leaves_no_lock_behind(fresh_live_cache):
+    key = live_cache.key("test", 4, "v1")
+
+    def broken():
+        raise RuntimeError("database gone")
+
+    with pytest.raises(RuntimeError):
+        live_cache.get_or_build(key, broken)
+    assert key not in live_cache._build_locks
+    assert live_cache.get_or_build(key, lambda: "built") == "built"

@@ -11,6 +11,7 @@ from datetime import timedelta
 import pytest
 import time_machine
 from browser.events import bulk_pairs, fill_round, play_rounds
+from django.core.cache import cache
 from django.urls import reverse
 from django.utils import translation
 
@@ -39,7 +40,8 @@ BOUNDS = {
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    live_cache.clear()
+    cache.clear()
+    live_cache.clear_memo()
     yield
     translation.deactivate()
 

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 import time_machine
+from django.core.cache import cache
 from django.urls import reverse
 from django.utils import translation
 
@@ -28,7 +29,8 @@ MINUS = "\u2212"
 @pytest.fixture(autouse=True)
 def _fresh_cache_and_language():
     # Pages cache what they render per tournament state; tests start from nothing.
-    live_cache.clear()
+    cache.clear()
+    live_cache.clear_memo()
     yield
     # A request in Chinese leaves Chinese active in this thread (LocaleMiddleware does
     # not reset it): later tests expect the services' English messages.

@@ -5,7 +5,8 @@ goes stale, because a change makes a new fingerprint (and an old one never comes
 So each value lives at two levels:
 
 - the Django cache (Redis in production), shared by every process: a version is built
-  once, by whoever asks first, often the round clock warming it right after the close;
+  by whoever asks first (in production usually the clock's warm-up task right after the
+  close), and at most once per process when several processes miss it at once;
 - a small per-process memo in front of it, because unpickling 2,000 standings rows on
   every request costs more than rendering what a reader sees of them.
 
@@ -26,7 +27,9 @@ from django.core.cache import cache
 T = TypeVar("T")
 
 TIMEOUT = 15 * 60  # old versions are never asked for again; they only need to expire
-MEMO_SIZE = 64  # a few tournaments × (standings, grid, seating per language, …)
+# A few tournaments' standings, grids, seatings and API answers, plus the travellers of
+# the boards being looked at; an entry pushed out is only read again from the cache.
+MEMO_SIZE = 64
 
 _memo: OrderedDict[str, object] = OrderedDict()
 _memo_lock = threading.Lock()
@@ -61,16 +64,18 @@ def get_or_build(k: str, build: Callable[[], T]) -> T:
         return value
     with _memo_lock:
         lock = _build_locks.setdefault(k, threading.Lock())
-    with lock:  # one build per process; the others wait for it
-        value = _remembered(k)
-        if value is None:
-            value = cache.get(k)
+    try:
+        with lock:  # one build per process; the others wait for it
+            value = _remembered(k)
             if value is None:
-                value = build()
-                cache.set(k, value, TIMEOUT)
-            _remember(k, value)
-    with _memo_lock:
-        _build_locks.pop(k, None)
+                value = cache.get(k)
+                if value is None:
+                    value = build()
+                    cache.set(k, value, TIMEOUT)
+                _remember(k, value)
+    finally:  # a failed build must not leave its lock behind
+        with _memo_lock:
+            _build_locks.pop(k, None)
     return value
 
 
@@ -83,8 +88,9 @@ def is_shared() -> bool:
     return not isinstance(caches["default"], LocMemCache | DummyCache)
 
 
-def clear() -> None:
-    """Forget everything (tests that rewrite rows behind the fingerprint's back)."""
+def clear_memo() -> None:
+    """Forget this process's copies (tests that rewrite rows behind the fingerprint's
+    back). The shared cache is left alone: in production it may be the Celery broker's
+    Redis database, which a `cache.clear()` would empty."""
     with _memo_lock:
         _memo.clear()
-    cache.clear()

@@ -355,6 +355,8 @@ def live_version(*, tournament_id: int) -> str | None:
     """
     from . import sql
 
+    if not sql.storable(tournament_id):
+        return None
     tournaments, rounds = sql.quote(Tournament._meta.db_table), sql.quote(Round._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(

@@ -17,9 +17,19 @@ from django.db import connection, models
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+BIGINT = (-(2**63), 2**63 - 1)
+
 
 def quote(name: str) -> str:
     return connection.ops.quote_name(name)
+
+
+def storable(*numbers: int) -> bool:
+    """Whether every number fits a database integer. A URL may carry any number; the ORM
+    answers "no such row" for one that cannot exist, while SQLite's driver raises on it,
+    so the hand-written queries ask first."""
+    low, high = BIGINT
+    return all(low <= n <= high for n in numbers)
 
 
 @cache
@@ -60,10 +70,14 @@ def _upsert_sql(model: type[models.Model], unique: tuple, update: tuple, vendor:
 
 def upsert(obj: models.Model, *, unique_fields: Sequence[str], update_fields: Sequence[str]):
     """Insert `obj`, or update `update_fields` of the row it clashes with on
-    `unique_fields`: one statement, no query compilation. Sets `obj.pk`."""
+    `unique_fields`: one statement, no query compilation. Sets `obj.pk`.
+
+    Needs PostgreSQL, or SQLite 3.35+ (`RETURNING`; Debian 12 and Python's own builds
+    ship newer). Values go through `pre_save` as in Django's own inserts.
+    """
     model = type(obj)
     sql, fields = _upsert_sql(model, tuple(unique_fields), tuple(update_fields), connection.vendor)
-    params = [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields]
+    params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         obj.pk = cursor.fetchone()[0]

@@ -38,6 +38,12 @@ SEAT_FIELDS = frozenset({"id", "player1_id", "player2_id"})
 def get_table(tournament_id: int, round_number: int, table_number: int) -> Table:
     """The table with its two pairs' players (what result entry checks seats with), in
     one fixed statement: the hot path of result entry starts here."""
+    missing = NotFound(
+        _("There is no table %(t)s in round %(r)s of tournament %(id)s.")
+        % {"t": table_number, "r": round_number, "id": tournament_id}
+    )
+    if not sql.storable(tournament_id, round_number, table_number):
+        raise missing
     table_columns, table_names = sql.select_list(Table, "tb", TABLE_FIELDS)
     ns_columns, pair_names = sql.select_list(Pair, "ns", SEAT_FIELDS)
     ew_columns, _same = sql.select_list(Pair, "ew", SEAT_FIELDS)
@@ -53,10 +59,7 @@ def get_table(tournament_id: int, round_number: int, table_number: int) -> Table
         )
         row = cursor.fetchone()
     if row is None:
-        raise NotFound(
-            _("There is no table %(t)s in round %(r)s of tournament %(id)s.")
-            % {"t": table_number, "r": round_number, "id": tournament_id}
-        )
+        raise missing
     width, seat_width = len(table_names), len(pair_names)
     found = sql.instance(Table, table_names, row[:width])
     found.ns_pair = sql.instance(Pair, pair_names, row[width : width + seat_width])

@@ -114,6 +114,8 @@ def _entry_context(*, round_id: int, table_id: int, board_number: int) -> tuple 
     status, starts_at, ends_at, closed_at, tournament status, board id, vulnerability,
     state of this table's existing result) — board and result None when absent.
     """
+    if not sql.storable(board_number):
+        board_number = 0  # no board has it: the checks answer "not played in this round"
     lock = " FOR SHARE OF r" if connection.vendor == "postgresql" else ""
     with connection.cursor() as cursor:
         cursor.execute(
@@ -196,7 +198,7 @@ def _board_of(round: Round, board_number: int) -> Board:
 RESULT_ENTRY_FIELDS = (
     "state", "contract", "declarer", "lead", "tricks", "ns_score", "ns_adjustment",
     "ew_adjustment", "entered_by", "entered_at", "confirmed_by", "confirmed_at",
-    "disputed", "dispute_note", "disputed_at",
+    "disputed", "dispute_note", "disputed_at", "adjusted_by", "adjustment_reason",
 )  # fmt: skip
 
 
@@ -259,6 +261,8 @@ def submit_result(
             disputed=False,
             dispute_note="",
             disputed_at=None,
+            adjusted_by=None,  # an organiser re-entering over an adjusted score replaces it
+            adjustment_reason="",
             ns_adjustment="",
             ew_adjustment="",
             **fields,
@@ -296,15 +300,7 @@ def confirm_result(*, result: BoardResult, user, now: datetime | None = None) ->
         result.disputed = False
         result.dispute_note = ""
         result.disputed_at = None
-        result.save(
-            update_fields=[
-                "confirmed_by",
-                "confirmed_at",
-                "disputed",
-                "dispute_note",
-                "disputed_at",
-            ]
-        )
+        result.save(update_fields=["confirmed_by", "confirmed_at", *DISPUTE_FIELDS])
         return result
 
 
@@ -321,15 +317,7 @@ def dispute_result(
         result.disputed_at = now
         result.confirmed_by = None
         result.confirmed_at = None
-        result.save(
-            update_fields=[
-                "disputed",
-                "dispute_note",
-                "disputed_at",
-                "confirmed_by",
-                "confirmed_at",
-            ]
-        )
+        result.save(update_fields=[*DISPUTE_FIELDS, "confirmed_by", "confirmed_at"])
         return result
 
 
@@ -396,6 +384,8 @@ def director_set_result(
             result.entered_at = now
         result.adjusted_by = by
         result.adjustment_reason = reason.strip()[:500]
+        # The director's ruling settles a dispute; its note and time stay as the record
+        # of what was disputed.
         result.disputed = False
         result.save()
         if round.status == RoundStatus.CLOSED:

@@ -6,10 +6,15 @@ a tick that runs twice, late or concurrently does nothing the second time, becau
 timeout).
 """
 
+import logging
+
 from celery import shared_task
 
+from . import live_cache
 from .services.clock import advance
 from .views.cached import warm
+
+logger = logging.getLogger(__name__)
 
 # A warm-up that has not run within a minute is pointless: viewers built it meanwhile.
 WARM_EXPIRES = 60
@@ -21,8 +26,12 @@ def clock_tick() -> list[str]:
     # The pages of a tournament that just moved are built into the shared cache before
     # the open pages' next poll asks for them; in a task of their own, so that building
     # a big field's pages never delays the next tick (and another tournament's bell).
-    for tournament_id in report.moved:
-        warm_live_pages.apply_async(args=[tournament_id], expires=WARM_EXPIRES)
+    # Only a shared cache is worth warming (see `views.cached.warm`).
+    for tournament_id in report.moved if live_cache.is_shared() else ():
+        try:
+            warm_live_pages.apply_async(args=[tournament_id], expires=WARM_EXPIRES)
+        except Exception:  # the tick's work is done and committed; pages build on demand
+            logger.exception("clock: could not queue warming tournament %s", tournament_id)
     return report.events
 
 

@@ -96,9 +96,26 @@ def tournament_cards(*, now: datetime | None = None, limit: int = 20) -> dict[st
     return {k: v[:limit] for k, v in groups.items()}
 
 
-@dataclass
+@dataclass(frozen=True)
+class PlayerName:
+    username: str
+    name: str  # the display name, or the username when there is none
+
+
+def _player(username: str, display_name: str | None) -> PlayerName:
+    # As PlayerProfile.name: the display name, else the username (also without a profile).
+    return PlayerName(username=username, name=display_name or username)
+
+
+@dataclass(frozen=True)
 class StandingRow:
-    pair: Pair
+    """One pair in the standings as plain data: what the pages, the API and the exports
+    show, and cheap to cache (no ORM objects)."""
+
+    pair_id: int
+    registration_no: int
+    players: tuple[PlayerName, PlayerName]
+    user_ids: tuple[int, int]
     position: int
     rank: int | None
     total: float
@@ -108,34 +125,61 @@ class StandingRow:
     master_points: float
     withdrawn: bool
 
+    @property
+    def names(self) -> str:
+        return " – ".join(p.name for p in self.players)
+
+    @property
+    def search(self) -> str:
+        """Names and usernames, case-folded, for "find a pair"."""
+        return " ".join([self.names, *(p.username for p in self.players)]).casefold()
+
 
 def standings(*, tournament: Tournament) -> list[StandingRow]:
-    """Live standings (after the last closed round) or the final ranking. One query."""
-    pairs = list(confirmed_pairs(tournament))
+    """Live standings (after the last closed round) or the final ranking. One query.
+
+    Read as plain values: at 2,000 pairs, building the pairs, users and profiles as
+    model instances was most of the time of the first page view after a close.
+    """
+    from django.contrib.auth import get_user_model
+
+    username = get_user_model().USERNAME_FIELD
+    pairs = Pair.objects.filter(tournament=tournament, status=PairStatus.CONFIRMED).values_list(
+        "id", "registration_no", "total", "boards_completed", "rank", "completed",
+        "master_points", "withdrawn_at",
+        "player1_id", f"player1__{username}", "player1__profile__display_name",
+        "player2_id", f"player2__{username}", "player2__profile__display_name",
+    )  # fmt: skip
     finished = tournament.status == TournamentStatus.FINISHED
     total_boards = tournament.total_boards
     threshold = float(tournament.completion_threshold) / 100.0
 
-    def order(p: Pair):
+    def order(p: tuple):
+        _id, number, total, boards, rank = p[:5]
         if finished:
             # Completers by rank, then non-completers in the same order (SPEC 6).
-            return (p.rank is None, p.rank or 0, -p.total, -p.boards_completed, p.registration_no)
-        return (-p.total, -p.boards_completed, p.registration_no)
+            return (rank is None, rank or 0, -total, -boards, number)
+        return (-total, -boards, number)
 
     rows = []
     for position, pair in enumerate(sorted(pairs, key=order), start=1):
-        completion = scoring.completion(pair.boards_completed, total_boards)
+        (pair_id, number, total, boards, rank, completed, master_points, withdrawn_at,
+         user1, username1, shown1, user2, username2, shown2) = pair  # fmt: skip
+        completion = scoring.completion(boards, total_boards)
         rows.append(
             StandingRow(
-                pair=pair,
+                pair_id=pair_id,
+                registration_no=number,
+                players=(_player(username1, shown1), _player(username2, shown2)),
+                user_ids=(user1, user2),
                 position=position,
-                rank=pair.rank if finished else None,
-                total=pair.total,
-                boards_completed=pair.boards_completed,
+                rank=rank if finished else None,
+                total=total,
+                boards_completed=boards,
                 completion=completion,
-                completed=pair.completed if finished else completion + 1e-9 >= threshold,
-                master_points=float(pair.master_points),
-                withdrawn=pair.withdrawn_at is not None,
+                completed=completed if finished else completion + 1e-9 >= threshold,
+                master_points=float(master_points),
+                withdrawn=withdrawn_at is not None,
             )
         )
     return rows
@@ -297,17 +341,52 @@ def seat_of_user(*, tournament: Tournament, user, round: Round | None = None):
     return pair, table, "NS" if table.ns_pair_id == pair.id else "EW"
 
 
-def round_seating(*, round: Round) -> list[Table]:
-    return list(
-        Table.objects.filter(round=round)
-        .select_related(
-            "ns_pair__player1__profile",
-            "ns_pair__player2__profile",
-            "ew_pair__player1__profile",
-            "ew_pair__player2__profile",
+@dataclass(frozen=True)
+class SeatedPair:
+    id: int
+    registration_no: int
+    players: tuple[PlayerName, PlayerName]
+
+    @property
+    def names(self) -> str:
+        return " – ".join(p.name for p in self.players)
+
+
+@dataclass(frozen=True)
+class SeatingRow:
+    """A table of a round's seating as plain data (what the seating list and the API
+    show; a 1,000-table round is read and rendered at every close)."""
+
+    id: int
+    number: int
+    ns_pair: SeatedPair
+    ew_pair: SeatedPair
+
+
+def round_seating(*, round: Round) -> list[SeatingRow]:
+    """The round's tables in order with both pairs and their players. One query."""
+    from django.contrib.auth import get_user_model
+
+    username = get_user_model().USERNAME_FIELD
+    sides = []
+    for side in ("ns_pair", "ew_pair"):
+        sides += [f"{side}_id", f"{side}__registration_no"]
+        for player in ("player1", "player2"):
+            sides += [f"{side}__{player}__{username}", f"{side}__{player}__profile__display_name"]
+    rows = Table.objects.filter(round=round).order_by("number").values_list("id", "number", *sides)
+
+    def pair(values: tuple) -> SeatedPair:
+        pair_id, number, username1, shown1, username2, shown2 = values
+        return SeatedPair(
+            id=pair_id,
+            registration_no=number,
+            players=(_player(username1, shown1), _player(username2, shown2)),
         )
-        .order_by("number")
-    )
+
+    return [
+        SeatingRow(id=row[0], number=row[1], ns_pair=pair(row[2:8]), ew_pair=pair(row[8:14]))
+        for row in rows
+    ]
 
 
 def round_with_boards(*, tournament: Tournament, number: int) -> Round:

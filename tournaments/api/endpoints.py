@@ -48,6 +48,10 @@ def _player(user) -> dict:
     return {"username": user.get_username(), "name": profile.name if profile else user.username}
 
 
+def _player_name(player: selectors.PlayerName) -> dict:
+    return {"username": player.username, "name": player.name}
+
+
 def _pair(pair) -> dict:
     return {
         "id": pair.id,
@@ -264,10 +268,10 @@ def get_round(request, tournament_id: int, number: int):
         "tables": [
             {
                 "table": table.number,
-                "ns": table.ns_pair_id,
-                "ew": table.ew_pair_id,
-                "ns_players": [_player(table.ns_pair.player1), _player(table.ns_pair.player2)],
-                "ew_players": [_player(table.ew_pair.player1), _player(table.ew_pair.player2)],
+                "ns": table.ns_pair.id,
+                "ew": table.ew_pair.id,
+                "ns_players": [_player_name(p) for p in table.ns_pair.players],
+                "ew_players": [_player_name(p) for p in table.ew_pair.players],
             }
             for table in tables
         ],
@@ -325,9 +329,9 @@ def standings_json(t: Tournament, version: str) -> bytes:
 def _standings_rows(t: Tournament) -> list[dict]:
     return [
         {
-            "pair": row.pair.id,
-            "registration_no": row.pair.registration_no,
-            "players": [_player(row.pair.player1), _player(row.pair.player2)],
+            "pair": row.pair_id,
+            "registration_no": row.registration_no,
+            "players": [_player_name(p) for p in row.players],
             "position": row.position,
             "rank": row.rank,
             "total": row.total,

@@ -36,31 +36,6 @@ class NothingToExport(ServiceError):
 
 
 @dataclass
-class ExportPlayer:
-    username: str
-    name: str
-
-
-@dataclass
-class ExportPair:
-    id: int
-    number: int
-    players: list[ExportPlayer]
-    position: int
-    rank: int | None
-    total: float
-    boards_completed: int
-    completion: float
-    completed: bool
-    master_points: float
-    withdrawn: bool
-
-    @property
-    def names(self) -> str:
-        return " – ".join(p.name for p in self.players)
-
-
-@dataclass
 class ExportLine:
     round: int
     table: int
@@ -112,7 +87,7 @@ class ExportBoard:
 @dataclass
 class ExportData:
     tournament: Tournament
-    pairs: list[ExportPair]
+    pairs: list[selectors.StandingRow]
     boards: list[ExportBoard]
     closed_rounds: list[Round]
     generated_at: datetime
@@ -129,7 +104,7 @@ class ExportData:
         return self._numbers[pair_id]
 
     def __post_init__(self):
-        self._numbers = {p.id: p.number for p in self.pairs}
+        self._numbers = {p.pair_id: p.registration_no for p in self.pairs}
 
 
 def collect(*, tournament: Tournament, now: datetime | None = None) -> ExportData:
@@ -146,26 +121,8 @@ def collect(*, tournament: Tournament, now: datetime | None = None) -> ExportDat
         raise NothingToExport(
             _("Nothing to export yet: no round of %(t)s has closed.") % {"t": tournament.name}
         )
-    pairs = [
-        ExportPair(
-            id=row.pair.id,
-            number=row.pair.registration_no,
-            players=[
-                ExportPlayer(username=user.get_username(), name=_name(user))
-                for user in (row.pair.player1, row.pair.player2)
-            ],
-            position=row.position,
-            rank=row.rank,
-            total=row.total,
-            boards_completed=row.boards_completed,
-            completion=row.completion,
-            completed=row.completed,
-            master_points=row.master_points,
-            withdrawn=row.withdrawn,
-        )
-        for row in selectors.standings(tournament=tournament)
-    ]
-    numbers = {p.id: p.number for p in pairs}
+    pairs = selectors.standings(tournament=tournament)
+    numbers = {p.pair_id: p.registration_no for p in pairs}
     round_numbers = {r.id: r.number for r in closed_rounds}
     boards = {
         b.id: ExportBoard(
@@ -221,8 +178,3 @@ def collect(*, tournament: Tournament, now: datetime | None = None) -> ExportDat
         closed_rounds=closed_rounds,
         generated_at=now,
     )
-
-
-def _name(user) -> str:
-    profile = getattr(user, "profile", None)
-    return profile.name if profile else user.get_username()

@@ -121,7 +121,7 @@ def total_score_table(data: ExportData) -> list[str]:
         rows.append(
             [
                 str(rank) if rank else "-",
-                str(pair.number),
+                str(pair.registration_no),
                 f"{pair.total:.2f}",
                 str(pair.boards_completed),
                 f"{pair.master_points:g}" if data.finished else "-",

@@ -97,9 +97,9 @@ def build(data: ExportData) -> etree._ElementTree:
     _add(event, "MPS_AWARDED_FLAG", "Y" if awarded else "N")
 
     participants = _add(event, "PARTICIPANTS")
-    for pair in sorted(data.pairs, key=lambda p: p.number):
+    for pair in sorted(data.pairs, key=lambda p: p.registration_no):
         el = _add(participants, "PAIR")
-        _add(el, "PAIR_NUMBER", pair.number)
+        _add(el, "PAIR_NUMBER", pair.registration_no)
         _add(el, "BOARDS_PLAYED", pair.boards_completed)
         for player in pair.players:
             player_el = _add(el, "PLAYER")

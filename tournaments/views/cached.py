@@ -11,7 +11,6 @@ Per-viewer touches (your row highlighted) are added around the cached parts.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -24,49 +23,11 @@ from ..models import RoundStatus, Tournament
 logger = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class Line:
-    """One pair in the standings, as plain data (cheap to cache, no ORM objects)."""
-
-    pair_id: int
-    registration_no: int
-    names: str
-    player_ids: tuple[int, int]
-    search: str  # names and usernames, case-folded, for "find a pair"
-    position: int
-    rank: int | None
-    total: float
-    boards_completed: int
-    completion: float
-    completed: bool
-    master_points: float
-    withdrawn: bool
-
-
-def standings(tournament, version: str) -> list[Line]:
-    def build() -> list[Line]:
-        return [
-            Line(
-                pair_id=row.pair.id,
-                registration_no=row.pair.registration_no,
-                names=row.pair.names,
-                player_ids=(row.pair.player1_id, row.pair.player2_id),
-                search=" ".join(
-                    [row.pair.names, row.pair.player1.username, row.pair.player2.username]
-                ).casefold(),
-                position=row.position,
-                rank=row.rank,
-                total=row.total,
-                boards_completed=row.boards_completed,
-                completion=row.completion,
-                completed=row.completed,
-                master_points=row.master_points,
-                withdrawn=row.withdrawn,
-            )
-            for row in selectors.standings(tournament=tournament)
-        ]
-
-    return live_cache.get_or_build(live_cache.key("standings", tournament.pk, version), build)
+def standings(tournament, version: str) -> list[selectors.StandingRow]:
+    return live_cache.get_or_build(
+        live_cache.key("standings", tournament.pk, version),
+        lambda: selectors.standings(tournament=tournament),
+    )
 
 
 def score_grid(tournament, version: str) -> tuple[list[int], dict]:

@@ -199,7 +199,7 @@ def results(request, tournament_id: int):
             "cells": _cells_html(
                 grid.get(row.pair_id, {}), boards, board_url, tournament.scoring_method
             ),
-            "mine": request.user.pk in row.player_ids,
+            "mine": request.user.pk in row.user_ids,
         }
         for row in page.object_list
     ]

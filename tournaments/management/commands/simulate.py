@@ -80,6 +80,6 @@ class Command(BaseCommand):
         for row in selectors.standings(tournament=tournament)[: o["top"]]:
             rank = str(row.rank) if row.rank else "–"
             self.stdout.write(
-                f"{rank:>4}  {row.pair.names[:40]:<40} {row.total:>8.2f} {unit:<3}"
+                f"{rank:>4}  {row.names[:40]:<40} {row.total:>8.2f} {unit:<3}"
                 f"  {row.boards_completed:>6}  {row.master_points:>4g}"
             )

@@ -6,8 +6,9 @@ Builds a 2,000-pair (1,000-table) event in bulk, plays three rounds through the 
 clock over bulk-entered plausible results, and requests each page with the Django test
 client (the whole server side: URL routing, middleware, view, selectors, template):
 the tournament page (anonymous and as a seated player), its polled standings fragment
-(a full render, and the 204 answer when nothing changed), the results page and the
-API's standings. Then it plays the event to the end and measures again.
+(a full render, and the 204 answer when nothing changed), the results page, the
+API's standings, and a seated player's result sheet with its poll. Then it plays the
+event to the end and measures again.
 
 Target per page: ≤ 10 queries and ≤ 200 ms.
 """
@@ -81,7 +82,37 @@ def pages(tournament, seated_user) -> list[tuple[str, str, object]]:
     found.append(
         ("API standings (JSON, every pair)", f"/api/v1/tournaments/{tournament.id}/standings", None)
     )
+    found += table_pages(tournament, seated_user)
     return found
+
+
+def table_pages(tournament, seated_user) -> list[tuple[str, str, object]]:
+    """The seated player's result sheet, and its poll when nothing changed (what every
+    open table page asks every 3 s)."""
+    import re
+
+    from django.test import Client
+    from django.urls import reverse
+
+    from tournaments.selectors import current_round
+    from tournaments.services.results import seat_of
+
+    round = current_round(tournament)
+    table = next(
+        t
+        for t in round.tables.select_related("ns_pair", "ew_pair")
+        if seat_of(t, seated_user) is not None
+    )
+    page = reverse("table", args=[tournament.id, table.id])
+    client = Client()
+    client.force_login(seated_user)
+    html = client.get(page).content.decode()
+    versions = dict(re.findall(r'name="(rv_\d+|rs)"[^>]*value="([^"]*)"', html))
+    poll = reverse("table_updates", args=[tournament.id, table.id]) + "?" + urlencode(versions)
+    return [
+        ("table page, seated player", page, seated_user),
+        ("table page poll (unchanged: 204)", poll, seated_user),
+    ]
 
 
 def measure_all(tournament, seated_user, runs: int, stage: str) -> list[dict]:

@@ -10,6 +10,8 @@ from types import SimpleNamespace
 import pytest
 import time_machine
 from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
@@ -286,7 +288,10 @@ def test_table_updates_send_only_rows_that_changed(client, event):
     query = {f"rv_{n}": row.version for n, row in rows.items()}
     query["rs"] = page.context["round_state"]
     updates = reverse("table_updates", args=[event.t.id, event.tables[0].id])
-    assert client.get(updates, query).status_code == 204
+    with CaptureQueriesContext(connection) as unchanged:
+        assert client.get(updates, query).status_code == 204
+    # Every open table page polls every 3 s: session, user, then one statement.
+    assert len(unchanged.captured_queries) == 3, [q["sql"] for q in unchanged.captured_queries]
 
     submit_result(
         table=event.tables[0],
@@ -668,3 +673,21 @@ def test_service_messages_are_translated(client, event, clock):
         table_url(event), entry(1, **FOUR_SPADES_PLUS_ONE), HTTP_ACCEPT_LANGUAGE="zh-hans", **HTMX
     )
     assert "第 1 轮已于 14:20:00 结束，不能再录入成绩。" in response.content.decode()
+
+
+def test_a_saved_row_already_shows_what_the_next_poll_would_send(client, event):
+    """The answer to a save is built from the result as stored, without reading it
+    back; its version must be the one the poll computes from the database."""
+    client.force_login(event.ns)
+    page = client.get(table_url(event))
+    query = {f"rv_{r.board.number}": r.version for r in page.context["rows"]}
+    query["rs"] = page.context["round_state"]
+    saved = client.post(table_url(event), entry(1, **FOUR_SPADES_PLUS_ONE), **HTMX)
+    assert "Saved" in saved.content.decode()
+    query["rv_1"] = re.search(r'name="rv_1" value="([^"]+)"', saved.content.decode()).group(1)
+    updates = reverse("table_updates", args=[event.t.id, event.tables[0].id])
+    assert client.get(updates, query).status_code == 204
+
+    # A player of another table polls this one: refused, fast path or not.
+    client.force_login(event.tables[1].ns_pair.player1)
+    assert client.get(updates, query).status_code == 403

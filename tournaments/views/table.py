@@ -33,6 +33,9 @@ TABLE_RELATED = (
     "ew_pair__player1__profile",
     "ew_pair__player2__profile",
 )
+# What the seat check and the board rows need, without the players' names that only
+# the whole page shows: answers to saves and polls read less.
+ROW_RELATED = ("round__tournament", "ns_pair", "ew_pair")
 
 
 @dataclass
@@ -50,9 +53,11 @@ class Row:
     open_editor: bool = False
 
 
-def _seated_table(request, tournament_id: int, table_id: int) -> tuple[Table, str]:
+def _seated_table(
+    request, tournament_id: int, table_id: int, related=TABLE_RELATED
+) -> tuple[Table, str]:
     table = get_object_or_404(
-        Table.objects.select_related(*TABLE_RELATED),
+        Table.objects.select_related(*related),
         pk=table_id,
         round__tournament_id=tournament_id,
     )
@@ -64,24 +69,32 @@ def _seated_table(request, tournament_id: int, table_id: int) -> tuple[Table, st
 
 def _round_state(table: Table) -> str:
     round = table.round
-    return f"{round.status}|{round.ends_at.isoformat()}|{round.tournament.status}"
+    return _state_of(round.status, round.ends_at, round.tournament.status)
+
+
+def _state_of(round_status: str, ends_at, tournament_status: str) -> str:
+    return f"{round_status}|{ends_at.isoformat()}|{tournament_status}"
 
 
 def _row_version(result: BoardResult | None, round_status: str) -> str:
-    if result is None:
+    values = None
+    if result is not None:
+        values = (result.pk, result.state, result.ns_score, result.entered_at,
+                  result.confirmed_at, result.disputed)  # fmt: skip
+    return _version_of(values, round_status)
+
+
+def _version_of(values: tuple | None, round_status: str) -> str:
+    """A row's version from (result id, state, NS score, entered at, confirmed at,
+    disputed), however they were read."""
+    if values is None:
         key = f"none|{round_status}"
     else:
+        pk, state, ns_score, entered_at, confirmed_at, disputed = values
+        entered = entered_at.timestamp() if entered_at else None
         key = "|".join(
             str(v)
-            for v in (
-                result.pk,
-                result.state,
-                result.ns_score,
-                result.entered_at.timestamp(),
-                result.confirmed_at,
-                result.disputed,
-                round_status,
-            )
+            for v in (pk, state, ns_score, entered, confirmed_at, bool(disputed), round_status)
         )
     return format(zlib.crc32(key.encode()), "08x")
 
@@ -136,35 +149,41 @@ def _context(request, table: Table, side: str, rows: list[Row]) -> dict:
     }
 
 
-def _handle_post(request, table: Table, side: str, item) -> tuple[ResultForm | None, str, str]:
-    """Run the requested action: (bound form or None, refusal, what was done)."""
+def _handle_post(
+    request, table: Table, side: str, item
+) -> tuple[ResultForm | None, str, str, BoardResult | None]:
+    """Run the requested action: (bound form or None, refusal, what was done, and the
+    result as entered when it was a new entry)."""
     action = request.POST.get("action", "submit")
     prefix = f"b{item.board.number}"
     try:
         if action == "confirm" and item.result is not None:
             results_service.confirm_result(result=item.result, user=request.user)
-            return None, "", _("Confirmed.")
+            return None, "", _("Confirmed."), None
         if action == "dispute" and item.result is not None:
             dispute = DisputeForm(request.POST, prefix=prefix)
             note = dispute.cleaned_data["note"] if dispute.is_valid() else ""
             results_service.dispute_result(result=item.result, user=request.user, note=note)
-            return None, "", _("Disputed: the director will look at it.")
+            return None, "", _("Disputed: the director will look at it."), None
         form = ResultForm(request.POST, prefix=prefix)
         if not form.is_valid():
-            return form, "", ""
-        results_service.submit_result(
+            return form, "", "", None
+        stored = results_service.submit_result(
             table=table, board_number=item.board.number, entry=form.entry, user=request.user
         )
-        return None, "", _("Saved.")
+        return None, "", _("Saved."), stored
     except ServiceError as error:
         bound = form if action == "submit" else None
-        return bound, str(error), ""
+        return bound, str(error), "", None
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def table(request, tournament_id: int, table_id: int):
-    table, side = _seated_table(request, tournament_id, table_id)
+    # A save from the page (htmx) answers with its board's row only: no players' names.
+    answers_a_row = request.method == "POST" and request.htmx
+    related = ROW_RELATED if answers_a_row else TABLE_RELATED
+    table, side = _seated_table(request, tournament_id, table_id, related)
     sheet = selectors.table_sheet(table=table)
     if request.method == "POST":
         number = request.POST.get("board", "")
@@ -172,9 +191,12 @@ def table(request, tournament_id: int, table_id: int):
         if item is None:
             messages.error(request, _("That board is not played at this table in this round."))
             return redirect("table", tournament_id, table_id)
-        form, error, saved = _handle_post(request, table, side, item)
-        if saved:
-            # Read back what was stored (the score, who confirmed) to show it at once.
+        form, error, saved, stored = _handle_post(request, table, side, item)
+        if stored is not None:
+            # A new entry is shown as stored (score and all); it awaits confirmation.
+            item = selectors.TableBoard(board=item.board, result=stored)
+        elif saved:
+            # Read back who confirmed or disputed, and when, to show it at once.
             table.round.refresh_from_db()
             sheet = selectors.table_sheet(table=table)
             item = next(i for i in sheet if i.board.number == item.board.number)
@@ -195,6 +217,22 @@ def table(request, tournament_id: int, table_id: int):
     return render(request, "tournaments/table.html", _context(request, table, side, rows))
 
 
+def _unchanged_for_player(request, tournament_id: int, table_id: int) -> bool:
+    """Whether a seated player's page already shows everything (one statement). Any
+    doubt (a change, someone not seated, no such table) takes the full path, which
+    answers it."""
+    snapshot = selectors.table_snapshot(tournament_id=tournament_id, table_id=table_id)
+    if snapshot is None or request.user.pk not in snapshot.player_ids:
+        return False
+    state = _state_of(snapshot.round_status, snapshot.round_ends_at, snapshot.tournament_status)
+    if request.GET.get("rs") != state:
+        return False
+    return all(
+        request.GET.get(f"rv_{number}") == _version_of(values, snapshot.round_status)
+        for number, values in snapshot.results
+    )
+
+
 @login_required
 @require_GET
 def table_updates(request, tournament_id: int, table_id: int):
@@ -203,7 +241,9 @@ def table_updates(request, tournament_id: int, table_id: int):
     The page sends each row's version and the round's state; the answer holds only
     the rows whose version moved, as out-of-band swaps, or is an empty 204.
     """
-    table, side = _seated_table(request, tournament_id, table_id)
+    if _unchanged_for_player(request, tournament_id, table_id):
+        return HttpResponse(status=204)
+    table, side = _seated_table(request, tournament_id, table_id, ROW_RELATED)
     sheet = selectors.table_sheet(table=table)
     rows = [_row(table, side, item) for item in sheet]
     changed = [r for r in rows if request.GET.get(f"rv_{r.board.number}") != r.version]

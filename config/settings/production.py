@@ -30,8 +30,8 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
-# Pages cache what they show per change of a tournament (tournaments/views/cached.py);
-# a shared Redis cache lets every gunicorn worker use one copy.
+# Pages cache what they show per change of a tournament (tournaments/live_cache.py);
+# a shared Redis cache lets every gunicorn worker use one copy, and the clock warm it.
 CACHE_URL = env("CACHE_URL", default=CELERY_BROKER_URL or "")
 if CACHE_URL:
     CACHES = {
@@ -41,3 +41,6 @@ if CACHE_URL:
             "KEY_PREFIX": "swiss",
         }
     }
+    # Every open table page polls every 3 s as its logged-in player: read the session
+    # from Redis (written through to the database, so a Redis restart logs nobody out).
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"

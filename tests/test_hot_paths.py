@@ -326,3 +326,21 @@ def test_a_failed_build_leaves_no_lock_behind(fresh_live_cache):
         live_cache.get_or_build(key, broken)
     assert key not in live_cache._build_locks
     assert live_cache.get_or_build(key, lambda: "built") == "built"
+
+
+def test_a_value_the_shared_cache_cannot_give_back_is_built_again(fresh_live_cache):
+    """After a deploy Redis may hold values pickled by other code; they are a miss, not
+    an error on every page."""
+    key = live_cache.key("test", 5, "v1")
+    assert key.startswith(f"live:v{live_cache.SCHEMA}:")
+
+    class Unreadable:
+        def __reduce__(self):
+            return (_gone, ())
+
+    cache.set(key, Unreadable(), 60)
+    assert live_cache.get_or_build(key, lambda: "rebuilt") == "rebuilt"
+
+
+def _gone():
+    raise AttributeError("Can't get attribute 'Line' on <module 'tournaments.views.cached'>")

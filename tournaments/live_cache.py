@@ -17,6 +17,7 @@ thread per process builds it; the others wait for that build instead of repeatin
 from __future__ import annotations
 
 import hashlib
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -25,6 +26,7 @@ from typing import TypeVar
 from django.core.cache import cache
 
 T = TypeVar("T")
+logger = logging.getLogger(__name__)
 
 TIMEOUT = 15 * 60  # old versions are never asked for again; they only need to expire
 # A few tournaments' standings, grids, seatings and API answers, plus the travellers of
@@ -36,10 +38,25 @@ _memo_lock = threading.Lock()
 _build_locks: dict[str, threading.Lock] = {}
 
 
+# Part of every key: raise it when the shape of a cached value changes, so a deploy never
+# reads values pickled by the previous code (a finished tournament's version never moves).
+SCHEMA = 2
+
+
 def key(*parts) -> str:
     """A cache key any backend takes: fingerprints hold timestamps and spaces."""
     digest = hashlib.sha1("|".join(str(p) for p in parts).encode()).hexdigest()
-    return f"live:{parts[0]}:{digest}"
+    return f"live:v{SCHEMA}:{parts[0]}:{digest}"
+
+
+def _shared(k: str):
+    """The shared cache's value, or None when it has none or cannot give it back (Redis
+    away, a value pickled by other code): the caller then builds it."""
+    try:
+        return cache.get(k)
+    except Exception:
+        logger.warning("live cache: could not read %s; building it", k, exc_info=True)
+        return None
 
 
 def _remembered(k: str):
@@ -68,10 +85,13 @@ def get_or_build(k: str, build: Callable[[], T]) -> T:
         with lock:  # one build per process; the others wait for it
             value = _remembered(k)
             if value is None:
-                value = cache.get(k)
+                value = _shared(k)
                 if value is None:
                     value = build()
-                    cache.set(k, value, TIMEOUT)
+                    try:
+                        cache.set(k, value, TIMEOUT)
+                    except Exception:  # serve what was built; the next ask tries again
+                        logger.warning("live cache: could not store %s", k, exc_info=True)
                 _remember(k, value)
     finally:  # a failed build must not leave its lock behind
         with _memo_lock:

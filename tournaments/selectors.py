@@ -124,15 +124,8 @@ class StandingRow:
     completed: bool
     master_points: float
     withdrawn: bool
-
-    @property
-    def names(self) -> str:
-        return " – ".join(p.name for p in self.players)
-
-    @property
-    def search(self) -> str:
-        """Names and usernames, case-folded, for "find a pair"."""
-        return " ".join([self.names, *(p.username for p in self.players)]).casefold()
+    names: str
+    search: str  # names and usernames, case-folded, for "find a pair"
 
 
 def standings(*, tournament: Tournament) -> list[StandingRow]:
@@ -166,11 +159,15 @@ def standings(*, tournament: Tournament) -> list[StandingRow]:
         (pair_id, number, total, boards, rank, completed, master_points, withdrawn_at,
          user1, username1, shown1, user2, username2, shown2) = pair  # fmt: skip
         completion = scoring.completion(boards, total_boards)
+        players = (_player(username1, shown1), _player(username2, shown2))
+        names = " – ".join(p.name for p in players)
         rows.append(
             StandingRow(
                 pair_id=pair_id,
                 registration_no=number,
-                players=(_player(username1, shown1), _player(username2, shown2)),
+                players=players,
+                names=names,
+                search=" ".join([names, username1, username2]).casefold(),
                 user_ids=(user1, user2),
                 position=position,
                 rank=rank if finished else None,

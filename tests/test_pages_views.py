@@ -290,8 +290,8 @@ def test_table_updates_send_only_rows_that_changed(client, event):
     updates = reverse("table_updates", args=[event.t.id, event.tables[0].id])
     with CaptureQueriesContext(connection) as unchanged:
         assert client.get(updates, query).status_code == 204
-    # Every open table page polls every 3 s: session, user, then one statement.
-    assert len(unchanged.captured_queries) == 3, [q["sql"] for q in unchanged.captured_queries]
+    # Every open table page polls every 3 s: the session, then one statement.
+    assert len(unchanged.captured_queries) == 2, [q["sql"] for q in unchanged.captured_queries]
 
     submit_result(
         table=event.tables[0],
@@ -691,3 +691,21 @@ def test_a_saved_row_already_shows_what_the_next_poll_would_send(client, event):
     # A player of another table polls this one: refused, fast path or not.
     client.force_login(event.tables[1].ns_pair.player1)
     assert client.get(updates, query).status_code == 403
+
+
+def test_a_session_that_can_no_longer_log_in_gets_nothing_but_unchanged(client, event):
+    """The unchanged poll reads only the session; whatever it would send goes through
+    the full login check."""
+    client.force_login(event.ns)
+    page = client.get(table_url(event))
+    query = {f"rv_{r.board.number}": r.version for r in page.context["rows"]}
+    query["rs"] = page.context["round_state"]
+    updates = reverse("table_updates", args=[event.t.id, event.tables[0].id])
+    type(event.ns).objects.filter(pk=event.ns.pk).update(is_active=False)
+    assert client.get(updates, query).status_code == 204
+    assert client.get(updates, query).content == b""
+    submit_result(
+        table=event.tables[0], board_number=2, entry=ContractEntry("3NT", "S", 9), user=event.ew
+    )
+    response = client.get(updates, query)
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))

@@ -10,8 +10,9 @@ import zlib
 from dataclasses import dataclass
 
 from django.contrib import messages
+from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -217,12 +218,28 @@ def table(request, tournament_id: int, table_id: int):
     return render(request, "tournaments/table.html", _context(request, table, side, rows))
 
 
+def _session_user_id(request):
+    """The logged-in player's id as the session holds it, without loading the user."""
+    raw = request.session.get(SESSION_KEY)
+    if raw is None:
+        return None
+    try:
+        return get_user_model()._meta.pk.to_python(raw)
+    except ValidationError:
+        return None
+
+
 def _unchanged_for_player(request, tournament_id: int, table_id: int) -> bool:
-    """Whether a seated player's page already shows everything (one statement). Any
-    doubt (a change, someone not seated, no such table) takes the full path, which
-    answers it."""
+    """Whether a seated player's page already shows everything: the session and one
+    statement. Any doubt (a change, someone not seated, no such table, no session)
+    takes the full path, which answers it with full authentication. The user row is
+    not read here, so a session a password change has ended still gets "nothing
+    changed" (and nothing else) until the full path logs it out."""
+    user_id = _session_user_id(request)
+    if user_id is None:
+        return False
     snapshot = selectors.table_snapshot(tournament_id=tournament_id, table_id=table_id)
-    if snapshot is None or request.user.pk not in snapshot.player_ids:
+    if snapshot is None or user_id not in snapshot.player_ids:
         return False
     state = _state_of(snapshot.round_status, snapshot.round_ends_at, snapshot.tournament_status)
     if request.GET.get("rs") != state:
@@ -233,16 +250,21 @@ def _unchanged_for_player(request, tournament_id: int, table_id: int) -> bool:
     )
 
 
-@login_required
 @require_GET
 def table_updates(request, tournament_id: int, table_id: int):
-    """Polled by the table page: the rows (and clock) that changed since it last looked.
+    """Polled by the table page every 3 s: the rows (and clock) that changed since it
+    last looked.
 
     The page sends each row's version and the round's state; the answer holds only
     the rows whose version moved, as out-of-band swaps, or is an empty 204.
     """
     if _unchanged_for_player(request, tournament_id, table_id):
         return HttpResponse(status=204)
+    return _changed_rows(request, tournament_id, table_id)
+
+
+@login_required
+def _changed_rows(request, tournament_id: int, table_id: int):
     table, side = _seated_table(request, tournament_id, table_id, ROW_RELATED)
     sheet = selectors.table_sheet(table=table)
     rows = [_row(table, side, item) for item in sheet]

@@ -75,8 +75,8 @@ def build_field(
     Registering thousands of pairs through `register_pair` one by one measures nothing
     the benchmarks are about; the rows are the same ones the service would write.
     """
-    from tournaments.models import Pair, PairMember, PairStatus, Tournament
-    from tournaments.services.simulation import ensure_players
+    from tournaments.models import Tournament
+    from tournaments.services.simulation import ensure_players, register_pairs_in_bulk
 
     players = ensure_players([f"bench{i + 1:05d}" for i in range(pairs * 2)])
     tournament = Tournament.objects.create(
@@ -89,30 +89,7 @@ def build_field(
         gap_length=timedelta(0),
         scoring_method=scoring_method,
     )
-    registered = start_at - timedelta(hours=1)
-    created = Pair.objects.bulk_create(
-        [
-            Pair(
-                tournament=tournament,
-                player1=players[2 * i],
-                player2=players[2 * i + 1],
-                status=PairStatus.CONFIRMED,
-                proposed_at=registered,
-                confirmed_at=registered,
-                registration_no=i + 1,
-            )
-            for i in range(pairs)
-        ],
-        batch_size=2000,
-    )
-    PairMember.objects.bulk_create(
-        [
-            PairMember(tournament=tournament, pair=pair, user_id=user_id)
-            for pair in created
-            for user_id in (pair.player1_id, pair.player2_id)
-        ],
-        batch_size=5000,
-    )
+    register_pairs_in_bulk(tournament=tournament, players=players, at=start_at - timedelta(hours=1))
     return tournament
 
 

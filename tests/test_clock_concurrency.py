@@ -244,6 +244,24 @@ def wait_for_lock_wait(timeout: float = 10.0) -> None:
     raise AssertionError("nobody ended up waiting for the lock")
 
 
+def _submit_before_the_bell(table, bell, outcome: dict) -> None:
+    """In a thread: North enters board 1 a second before the bell; the stored result or
+    the refusal goes in `outcome["submit"]`."""
+    try:
+        outcome["submit"] = submit(table, 1, "3NT", "N", 9, now=bell - timedelta(seconds=1))
+    except Exception as error:
+        outcome["submit"] = error
+    finally:
+        connection.close()
+
+
+def _ring_the_bell(bell, outcome: dict) -> None:
+    try:
+        outcome["tick"] = advance(now=bell)
+    finally:
+        connection.close()
+
+
 @pytest.fixture
 def two_table_round(make_tournament, register_pairs, t0):
     tournament = make_tournament(rounds=1, boards_per_round=1)
@@ -272,23 +290,11 @@ def test_a_submission_in_progress_holds_the_bell_until_it_is_stored(two_table_ro
     monkeypatch.setattr(results, "_entry_refusal", slow_refusal)
     outcome: dict = {}
 
-    def submitter():
-        try:
-            outcome["submit"] = submit(t1, 1, "3NT", "N", 9, now=bell - timedelta(seconds=1))
-        except Exception as error:
-            outcome["submit"] = error
-        finally:
-            connection.close()
-
-    def bell_ringer():
-        try:
-            outcome["tick"] = advance(now=bell)
-        finally:
-            connection.close()
-
     threads = [
-        threading.Thread(target=submitter, name="submitter"),
-        threading.Thread(target=bell_ringer, name="clock"),
+        threading.Thread(
+            target=_submit_before_the_bell, args=(t1, bell, outcome), name="submitter"
+        ),
+        threading.Thread(target=_ring_the_bell, args=(bell, outcome), name="clock"),
     ]
     threads[0].start()
     assert inside.wait(timeout=30)
@@ -320,21 +326,10 @@ def test_a_submission_arriving_during_the_close_waits_and_is_refused(two_table_r
     monkeypatch.setattr(clock, "_cut_off_unplayed", slow_cut_off)
     outcome: dict = {}
 
-    def bell_ringer():
-        try:
-            outcome["tick"] = advance(now=bell)
-        finally:
-            connection.close()
-
-    def submitter():
-        try:
-            outcome["submit"] = submit(t1, 1, "3NT", "N", 9, now=bell - timedelta(seconds=1))
-        except Exception as error:
-            outcome["submit"] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=bell_ringer), threading.Thread(target=submitter)]
+    threads = [
+        threading.Thread(target=_ring_the_bell, args=(bell, outcome)),
+        threading.Thread(target=_submit_before_the_bell, args=(t1, bell, outcome)),
+    ]
     threads[0].start()
     assert inside.wait(timeout=30)
     threads[1].start()

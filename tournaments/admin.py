@@ -264,50 +264,39 @@ class TournamentAdmin(admin.ModelAdmin):
     @admin.action(description=_("Close the current round now…"))
     def close_round_now(self, request, queryset):
         # Closing cuts off every unfinished board for good, so it is confirmed on a page
-        # that names the round; the service refuses if that round is no longer in play.
-        form_class = _round_in_play_form(forms.Form, queryset)
-        if "apply" in request.POST:
-            form = form_class(request.POST)
-            if form.is_valid():
-                for t in queryset:
-                    _run(
-                        self,
-                        request,
-                        t.name,
-                        clock.close_round_now,
-                        tournament=t,
-                        round_number=form.cleaned_data.get(f"round_{t.pk}"),
-                    )
-                return None
-        else:
-            form = form_class()
-        return self._confirm_page(
-            request, queryset, form, "close_round_now", _("Close the current round now")
-        )
+        # that names the round.
+        return self._round_action(
+            request, queryset, forms.Form, clock.close_round_now,
+            action="close_round_now", title=_("Close the current round now"),
+        )  # fmt: skip
 
     @admin.action(description=_("Extend the current round…"))
     def extend_round(self, request, queryset):
-        form_class = _round_in_play_form(ExtendForm, queryset)
-        if "apply" in request.POST:
-            form = form_class(request.POST)
-            if form.is_valid():
-                for t in queryset:
-                    _run(
-                        self,
-                        request,
-                        t.name,
-                        clock.extend_round,
-                        tournament=t,
-                        minutes=form.cleaned_data["minutes"],
-                        round_number=form.cleaned_data.get(f"round_{t.pk}"),
-                        _describe=_new_bell,
-                    )
-                return None
-        else:
-            form = form_class()
-        return self._confirm_page(
-            request, queryset, form, "extend_round", _("Extend the current round")
-        )
+        return self._round_action(
+            request, queryset, ExtendForm, clock.extend_round,
+            action="extend_round", title=_("Extend the current round"),
+            fields=("minutes",), describe=_new_bell,
+        )  # fmt: skip
+
+    def _round_action(
+        self, request, queryset, base_form, service, *, action, title, fields=(), describe=None
+    ):
+        """A clock action on each tournament's round in play, confirmed on a page that
+        names the round; the service refuses if that round is no longer in play."""
+        form_class = _round_in_play_form(base_form, queryset)
+        if "apply" not in request.POST:
+            return self._confirm_page(request, queryset, form_class(), action, title)
+        form = form_class(request.POST)
+        if not form.is_valid():
+            return self._confirm_page(request, queryset, form, action, title)
+        for t in queryset:
+            _run(
+                self, request, t.name, service, tournament=t,
+                round_number=form.cleaned_data.get(f"round_{t.pk}"),
+                **{name: form.cleaned_data[name] for name in fields},
+                _describe=describe,
+            )  # fmt: skip
+        return None
 
     @admin.action(description=_("Pause"))
     def pause(self, request, queryset):

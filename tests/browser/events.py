@@ -5,23 +5,18 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.hashers import make_password
 from django.db import connection
 
 import scoring
 from tournaments.models import (
     Board,
     BoardResult,
-    Pair,
-    PairMember,
-    PairStatus,
-    PlayerProfile,
     ResultState,
     Round,
     Table,
 )
 from tournaments.services.clock import advance
+from tournaments.services.simulation import ensure_players, register_pairs_in_bulk
 
 # A handful of (contract, declarer, tricks) that make realistic, varied scores.
 PLAYS = [
@@ -39,42 +34,13 @@ PLAYS = [
 
 def bulk_pairs(tournament, n: int, *, prefix: str = "big"):
     """n confirmed pairs with profiles, made with a handful of bulk inserts."""
-    User = get_user_model()
-    password = make_password(None)
-    users = User.objects.bulk_create(
-        [User(username=f"{prefix}{tournament.pk}-{i}", password=password) for i in range(2 * n)],
-        batch_size=2000,
+    players = ensure_players(
+        [f"{prefix}{tournament.pk}-{i}" for i in range(2 * n)],
+        names=[f"Player {i}" for i in range(2 * n)],
     )
-    PlayerProfile.objects.bulk_create(
-        [PlayerProfile(user=u, display_name=f"Player {i}") for i, u in enumerate(users)],
-        batch_size=2000,
-        ignore_conflicts=True,
+    return register_pairs_in_bulk(
+        tournament=tournament, players=players, at=tournament.start_at - timedelta(hours=1)
     )
-    confirmed_at = tournament.start_at - timedelta(hours=1)
-    pairs = Pair.objects.bulk_create(
-        [
-            Pair(
-                tournament=tournament,
-                player1=users[2 * i],
-                player2=users[2 * i + 1],
-                status=PairStatus.CONFIRMED,
-                proposed_at=confirmed_at,
-                confirmed_at=confirmed_at,
-                registration_no=i + 1,
-            )
-            for i in range(n)
-        ],
-        batch_size=2000,
-    )
-    PairMember.objects.bulk_create(
-        [
-            PairMember(tournament=tournament, pair=p, user_id=uid)
-            for p in pairs
-            for uid in (p.player1_id, p.player2_id)
-        ],
-        batch_size=4000,
-    )
-    return pairs
 
 
 def fill_round(round: Round, *, seed: int = 1, skip_every: int = 0) -> None:

@@ -66,6 +66,16 @@ def act(client, url, action, pks, **extra):
     return client.post(url, data, follow=True)
 
 
+def assert_refused(client, tournament, action, message, *, url=TOURNAMENTS, on=None, **data):
+    """The action on `on` (the tournament unless said) answers `message` as an error
+    about it, and nothing of `tournament` changed."""
+    on = on or tournament
+    before = state(tournament)
+    response = act(client, url, action, [on.pk], **data)
+    assert messages_of(response) == [("error", f"{on}: {message}")]
+    assert state(tournament) == before
+
+
 def state(t: Tournament) -> tuple:
     return (
         Tournament.objects.filter(pk=t.pk).values().get(),
@@ -90,12 +100,7 @@ def test_start_now(admin_client, tournament, at):
     ]
     rnd = Round.objects.get(tournament=tournament)
     assert (rnd.number, rnd.status) == (1, "open")
-    before = state(tournament)
-    response = act(admin_client, TOURNAMENTS, "start_now", [tournament.pk])
-    assert messages_of(response) == [
-        ("error", f"{tournament.name}: {tournament.name} has already started.")
-    ]
-    assert state(tournament) == before
+    assert_refused(admin_client, tournament, "start_now", f"{tournament.name} has already started.")
 
 
 def test_close_round_now_is_confirmed_for_the_round_in_play(admin_client, tournament, at, t0):
@@ -120,25 +125,24 @@ def test_close_round_now_is_confirmed_for_the_round_in_play(admin_client, tourna
 
     # The same confirmation sent again (a double click, a stale page): refused.
     at(6)
-    before = state(tournament)
-    response = act(admin_client, TOURNAMENTS, "close_round_now", [tournament.pk], **confirm)
-    assert messages_of(response) == [
-        (
-            "error",
-            f"{tournament.name}: Round 1 is no longer in play (round 2 is); nothing was changed.",
-        )
-    ]
-    assert state(tournament) == before
+    assert_refused(
+        admin_client,
+        tournament,
+        "close_round_now",
+        "Round 1 is no longer in play (round 2 is); nothing was changed.",
+        **confirm,
+    )
 
 
 def test_close_round_now_refused_before_the_start(admin_client, tournament, at):
     at(-10)
-    before = state(tournament)
-    response = act(admin_client, TOURNAMENTS, "close_round_now", [tournament.pk], apply="1")
-    assert messages_of(response) == [
-        ("error", f"{tournament.name}: {tournament.name} has no round in play.")
-    ]
-    assert state(tournament) == before
+    assert_refused(
+        admin_client,
+        tournament,
+        "close_round_now",
+        f"{tournament.name} has no round in play.",
+        apply="1",
+    )
 
 
 def test_extend_round(admin_client, tournament, at, t0):
@@ -177,12 +181,14 @@ def test_extend_refused_after_the_event(admin_client, make_tournament, register_
     advance()
     at(20)
     advance()
-    before = state(finished)
-    response = act(admin_client, TOURNAMENTS, "extend_round", [finished.pk], apply="1", minutes="5")
-    assert messages_of(response) == [
-        ("error", f"{finished.name}: There is no round in play to extend.")
-    ]
-    assert state(finished) == before
+    assert_refused(
+        admin_client,
+        finished,
+        "extend_round",
+        "There is no round in play to extend.",
+        apply="1",
+        minutes="5",
+    )
 
 
 def test_pause_and_resume(admin_client, tournament, at, t0):
@@ -191,29 +197,18 @@ def test_pause_and_resume(admin_client, tournament, at, t0):
     at(5)
     response = act(admin_client, TOURNAMENTS, "pause", [tournament.pk])
     assert messages_of(response) == [("success", f"{tournament.name}: paused")]
-    before = state(tournament)
-    response = act(admin_client, TOURNAMENTS, "pause", [tournament.pk])
-    assert messages_of(response) == [
-        ("error", f"{tournament.name}: Only a scheduled or running tournament can be paused.")
-    ]
-    assert state(tournament) == before
+    assert_refused(
+        admin_client, tournament, "pause", "Only a scheduled or running tournament can be paused."
+    )
     at(15)
     response = act(admin_client, TOURNAMENTS, "resume", [tournament.pk])
     assert messages_of(response) == [("success", f"{tournament.name}: resumed")]
     assert Round.objects.get(tournament=tournament).ends_at == t0 + 30 * MINUTE
-    before = state(tournament)
-    response = act(admin_client, TOURNAMENTS, "resume", [tournament.pk])
-    assert messages_of(response) == [
-        ("error", f"{tournament.name}: {tournament.name} is not paused.")
-    ]
-    assert state(tournament) == before
+    assert_refused(admin_client, tournament, "resume", f"{tournament.name} is not paused.")
 
 
 def test_rescore_actions(admin_client, tournament, at):
-    before = state(tournament)
-    response = act(admin_client, TOURNAMENTS, "rescore_last_round", [tournament.pk])
-    assert messages_of(response) == [("error", f"{tournament.name}: no closed round")]
-    assert state(tournament) == before
+    assert_refused(admin_client, tournament, "rescore_last_round", "no closed round")
 
     at(0)
     advance()
@@ -254,10 +249,9 @@ def test_withdraw_a_pair(admin_client, tournament, at):
     assert messages_of(response) == [("success", f"{pair}: done")]
     pair.refresh_from_db()
     assert pair.withdrawn_at is not None
-    before = state(tournament)
-    response = act(admin_client, url, "withdraw", [pair.pk])
-    assert messages_of(response) == [("error", f"{pair}: This pair has already withdrawn.")]
-    assert state(tournament) == before
+    assert_refused(
+        admin_client, tournament, "withdraw", "This pair has already withdrawn.", url=url, on=pair
+    )
     at(20)
     advance()
     second = Round.objects.get(tournament=tournament, number=2)

@@ -10,7 +10,6 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db import connection
 from django.db.models import Prefetch, Q
 from django.utils import timezone
 
@@ -431,26 +430,22 @@ def live_version(*, tournament_id: int) -> str | None:
     """
     from . import sql
 
-    if not sql.storable(tournament_id):
-        return None
     tournaments, rounds = sql.quote(Tournament._meta.db_table), sql.quote(Round._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT t.status, t.paused_at, t.start_at,"
-            " r.id, r.status, r.starts_at, r.ends_at,"
-            f" (SELECT max(s.id) FROM {sql.quote(Standing._meta.db_table)} s"
-            f"   WHERE s.round_id = (SELECT c.id FROM {rounds} c"
-            "     WHERE c.tournament_id = t.id AND c.status = %s"
-            "     ORDER BY c.number DESC LIMIT 1)),"
-            f" (SELECT count(*) FROM {sql.quote(Pair._meta.db_table)} p"
-            "   WHERE p.tournament_id = t.id AND p.withdrawn_at IS NOT NULL)"
-            f" FROM {tournaments} t"
-            f" LEFT JOIN {rounds} r ON r.id = (SELECT l.id FROM {rounds} l"
-            "   WHERE l.tournament_id = t.id ORDER BY l.number DESC LIMIT 1)"
-            " WHERE t.id = %s",
-            [RoundStatus.CLOSED.value, tournament_id],
-        )
-        row = cursor.fetchone()
+    row = sql.fetch_one(
+        "SELECT t.status, t.paused_at, t.start_at,"
+        " r.id, r.status, r.starts_at, r.ends_at,"
+        f" (SELECT max(s.id) FROM {sql.quote(Standing._meta.db_table)} s"
+        f"   WHERE s.round_id = (SELECT c.id FROM {rounds} c"
+        "     WHERE c.tournament_id = t.id AND c.status = %s"
+        "     ORDER BY c.number DESC LIMIT 1)),"
+        f" (SELECT count(*) FROM {sql.quote(Pair._meta.db_table)} p"
+        "   WHERE p.tournament_id = t.id AND p.withdrawn_at IS NOT NULL)"
+        f" FROM {tournaments} t"
+        f" LEFT JOIN {rounds} r ON r.id = (SELECT l.id FROM {rounds} l"
+        "   WHERE l.tournament_id = t.id ORDER BY l.number DESC LIMIT 1)"
+        " WHERE t.id = %s",
+        [RoundStatus.CLOSED.value, tournament_id],
+    )
     if row is None:
         return None
     return "|".join(v.isoformat() if isinstance(v, datetime) else str(v) for v in row)
@@ -492,27 +487,23 @@ def table_snapshot(*, tournament_id: int, table_id: int) -> TableSnapshot | None
     this is the one statement of an unchanged poll."""
     from . import sql
 
-    if not sql.storable(tournament_id, table_id):
-        return None
     q = sql.quote
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT r.status, r.ends_at, t.status,"
-            " ns.player1_id, ns.player2_id, ew.player1_id, ew.player2_id,"
-            " b.number, br.id, br.state, br.ns_score, br.entered_at, br.confirmed_at, br.disputed"
-            f" FROM {q(Table._meta.db_table)} tb"
-            f" JOIN {q(Round._meta.db_table)} r ON r.id = tb.round_id"
-            f" JOIN {q(Tournament._meta.db_table)} t ON t.id = r.tournament_id"
-            f" JOIN {q(Pair._meta.db_table)} ns ON ns.id = tb.ns_pair_id"
-            f" JOIN {q(Pair._meta.db_table)} ew ON ew.id = tb.ew_pair_id"
-            f" LEFT JOIN {q(Board._meta.db_table)} b ON b.round_id = r.id"
-            f" LEFT JOIN {q(BoardResult._meta.db_table)} br"
-            "   ON br.board_id = b.id AND br.table_id = tb.id"
-            " WHERE tb.id = %s AND r.tournament_id = %s"
-            " ORDER BY b.number",
-            [table_id, tournament_id],
-        )
-        rows = cursor.fetchall()
+    rows = sql.fetch_all(
+        "SELECT r.status, r.ends_at, t.status,"
+        " ns.player1_id, ns.player2_id, ew.player1_id, ew.player2_id,"
+        " b.number, br.id, br.state, br.ns_score, br.entered_at, br.confirmed_at, br.disputed"
+        f" FROM {q(Table._meta.db_table)} tb"
+        f" JOIN {q(Round._meta.db_table)} r ON r.id = tb.round_id"
+        f" JOIN {q(Tournament._meta.db_table)} t ON t.id = r.tournament_id"
+        f" JOIN {q(Pair._meta.db_table)} ns ON ns.id = tb.ns_pair_id"
+        f" JOIN {q(Pair._meta.db_table)} ew ON ew.id = tb.ew_pair_id"
+        f" LEFT JOIN {q(Board._meta.db_table)} b ON b.round_id = r.id"
+        f" LEFT JOIN {q(BoardResult._meta.db_table)} br"
+        "   ON br.board_id = b.id AND br.table_id = tb.id"
+        " WHERE tb.id = %s AND r.tournament_id = %s"
+        " ORDER BY b.number",
+        [table_id, tournament_id],
+    )
     if not rows:
         return None
     first = rows[0]

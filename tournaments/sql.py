@@ -26,10 +26,32 @@ def quote(name: str) -> str:
 
 def storable(*numbers: int) -> bool:
     """Whether every number fits a database integer. A URL may carry any number; the ORM
-    answers "no such row" for one that cannot exist, while SQLite's driver raises on it,
-    so the hand-written queries ask first."""
+    answers "no such row" for one that cannot exist, while SQLite's driver raises on it."""
     low, high = BIGINT
     return all(low <= n <= high for n in numbers)
+
+
+def _matchable(params: Sequence) -> bool:
+    return storable(*(p for p in params if isinstance(p, int) and not isinstance(p, bool)))
+
+
+def fetch_one(statement: str, params: Sequence) -> tuple | None:
+    """The first row of a hand-written query; None when there is none, as for a number
+    no integer column can hold (so such a query never reaches the driver)."""
+    if not _matchable(params):
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(statement, params)
+        return cursor.fetchone()
+
+
+def fetch_all(statement: str, params: Sequence) -> list[tuple]:
+    """Every row of a hand-written query (none for a number no column can hold)."""
+    if not _matchable(params):
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(statement, params)
+        return cursor.fetchall()
 
 
 @cache

@@ -10,7 +10,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from ninja.security import HttpBearer
@@ -31,15 +30,13 @@ def token_user(key: str) -> tuple | None:
     fixed statement; None for an unknown key."""
     User = get_user_model()
     columns, attnames = sql.select_list(User, "u", USER_FIELDS)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT k.id, k.last_used_at, {columns}"
-            f" FROM {sql.quote(ApiToken._meta.db_table)} k"
-            f" JOIN {sql.quote(User._meta.db_table)} u ON u.id = k.user_id"
-            " WHERE k.key = %s",
-            [key],
-        )
-        row = cursor.fetchone()
+    row = sql.fetch_one(
+        f"SELECT k.id, k.last_used_at, {columns}"
+        f" FROM {sql.quote(ApiToken._meta.db_table)} k"
+        f" JOIN {sql.quote(User._meta.db_table)} u ON u.id = k.user_id"
+        " WHERE k.key = %s",
+        [key],
+    )
     if row is None:
         return None
     return row[0], sql.timestamp(row[1]), sql.instance(User, attnames, row[2:])

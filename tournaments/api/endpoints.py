@@ -12,6 +12,7 @@ from .. import exports, live_cache, selectors
 from ..errors import ClockError
 from ..models import RoundStatus, Tournament
 from ..services import clock, registration, results, setup
+from ..views import cached
 from . import lookups
 from .auth import organiser_auth, token_auth
 from .schemas import (
@@ -322,11 +323,12 @@ def standings_json(t: Tournament, version: str) -> bytes:
     """The standings answer, serialised once per live version (and warmed by the clock)."""
     return live_cache.get_or_build(
         live_cache.key("api-standings", t.pk, version),
-        lambda: _STANDINGS.dump_json(_STANDINGS.validate_python(_standings_rows(t))),
+        lambda: _STANDINGS.dump_json(_STANDINGS.validate_python(_standings_rows(t, version))),
     )
 
 
-def _standings_rows(t: Tournament) -> list[dict]:
+def _standings_rows(t: Tournament, version: str) -> list[dict]:
+    # The rows the pages already built for this version, not a second read.
     return [
         {
             "pair": row.pair_id,
@@ -341,7 +343,7 @@ def _standings_rows(t: Tournament) -> list[dict]:
             "master_points": row.master_points,
             "withdrawn": row.withdrawn,
         }
-        for row in selectors.standings(tournament=t)
+        for row in cached.standings(t, version)
     ]
 
 

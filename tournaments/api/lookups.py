@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.db import connection
 from django.utils.translation import gettext as _
 
 from .. import selectors, sql
@@ -38,28 +37,23 @@ SEAT_FIELDS = frozenset({"id", "player1_id", "player2_id"})
 def get_table(tournament_id: int, round_number: int, table_number: int) -> Table:
     """The table with its two pairs' players (what result entry checks seats with), in
     one fixed statement: the hot path of result entry starts here."""
-    missing = NotFound(
-        _("There is no table %(t)s in round %(r)s of tournament %(id)s.")
-        % {"t": table_number, "r": round_number, "id": tournament_id}
-    )
-    if not sql.storable(tournament_id, round_number, table_number):
-        raise missing
     table_columns, table_names = sql.select_list(Table, "tb", TABLE_FIELDS)
     ns_columns, pair_names = sql.select_list(Pair, "ns", SEAT_FIELDS)
     ew_columns, _same = sql.select_list(Pair, "ew", SEAT_FIELDS)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {table_columns}, {ns_columns}, {ew_columns}"
-            f" FROM {sql.quote(Table._meta.db_table)} tb"
-            f" JOIN {sql.quote(Round._meta.db_table)} r ON r.id = tb.round_id"
-            f" JOIN {sql.quote(Pair._meta.db_table)} ns ON ns.id = tb.ns_pair_id"
-            f" JOIN {sql.quote(Pair._meta.db_table)} ew ON ew.id = tb.ew_pair_id"
-            " WHERE r.tournament_id = %s AND r.number = %s AND tb.number = %s",
-            [tournament_id, round_number, table_number],
-        )
-        row = cursor.fetchone()
+    row = sql.fetch_one(
+        f"SELECT {table_columns}, {ns_columns}, {ew_columns}"
+        f" FROM {sql.quote(Table._meta.db_table)} tb"
+        f" JOIN {sql.quote(Round._meta.db_table)} r ON r.id = tb.round_id"
+        f" JOIN {sql.quote(Pair._meta.db_table)} ns ON ns.id = tb.ns_pair_id"
+        f" JOIN {sql.quote(Pair._meta.db_table)} ew ON ew.id = tb.ew_pair_id"
+        " WHERE r.tournament_id = %s AND r.number = %s AND tb.number = %s",
+        [tournament_id, round_number, table_number],
+    )
     if row is None:
-        raise missing
+        raise NotFound(
+            _("There is no table %(t)s in round %(r)s of tournament %(id)s.")
+            % {"t": table_number, "r": round_number, "id": tournament_id}
+        )
     width, seat_width = len(table_names), len(pair_names)
     found = sql.instance(Table, table_names, row[:width])
     found.ns_pair = sql.instance(Pair, pair_names, row[width : width + seat_width])

@@ -117,19 +117,17 @@ def _entry_context(*, round_id: int, table_id: int, board_number: int) -> tuple 
     if not sql.storable(board_number):
         board_number = 0  # no board has it: the checks answer "not played in this round"
     lock = " FOR SHARE OF r" if connection.vendor == "postgresql" else ""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT r.number, r.status, r.starts_at, r.ends_at, r.closed_at, t.status,"
-            " b.id, b.vulnerability, br.state"
-            f" FROM {Round._meta.db_table} r"
-            f" JOIN {Tournament._meta.db_table} t ON t.id = r.tournament_id"
-            f" LEFT JOIN {Board._meta.db_table} b ON b.round_id = r.id AND b.number = %s"
-            f" LEFT JOIN {BoardResult._meta.db_table} br"
-            "   ON br.board_id = b.id AND br.table_id = %s"
-            f" WHERE r.id = %s{lock}",
-            [board_number, table_id, round_id],
-        )
-        row = cursor.fetchone()
+    row = sql.fetch_one(
+        "SELECT r.number, r.status, r.starts_at, r.ends_at, r.closed_at, t.status,"
+        " b.id, b.vulnerability, br.state"
+        f" FROM {Round._meta.db_table} r"
+        f" JOIN {Tournament._meta.db_table} t ON t.id = r.tournament_id"
+        f" LEFT JOIN {Board._meta.db_table} b ON b.round_id = r.id AND b.number = %s"
+        f" LEFT JOIN {BoardResult._meta.db_table} br"
+        "   ON br.board_id = b.id AND br.table_id = %s"
+        f" WHERE r.id = %s{lock}",
+        [board_number, table_id, round_id],
+    )
     if row is None:
         return None
     number, status, starts_at, ends_at, closed_at, *rest = row

@@ -17,6 +17,8 @@ Field scoring of one board (SPEC 5.2–5.4), results in input order
         with codes "A+", "A", "A-" for artificial adjusted scores.
 Totals, ranking and master points (SPEC 5.3, 6, 7)
     running_total(method, board_points) -> float   IMP: sum; MP: mean (0.0 if none)
+    settled_artificial(method, code, own) -> float  A+/A/A- against the pair's own % (5.4)
+    pair_total(method, played_sum=, played_count=, artificial={code: n}) -> float
     completion(boards_completed, total_boards) -> float
     rank_pairs(pairs: [PairTotal], *, total_boards, threshold) -> list[RankedPair]
     master_points(completed_pairs) -> list[int]    points for ranks 1..F
@@ -27,6 +29,7 @@ Every refusal raises ScoringError (a ValueError; ContractError for contracts, de
 and results) with a message fit to show the user.
 """
 
+from .adjusted import own_percentage, pair_total, settled_artificial
 from .board import (
     SEATS,
     VULNERABILITIES,
@@ -96,12 +99,15 @@ __all__ = [
     "imps",
     "master_points",
     "master_points_for_rank",
+    "own_percentage",
+    "pair_total",
     "matchpoint_percentages",
     "parse_contract",
     "rank_pairs",
     "rank_title",
     "running_total",
     "score_board",
+    "settled_artificial",
     "side_is_vulnerable",
     "tricks_from_result",
     "validate_declarer",

@@ -466,6 +466,11 @@ class PairBoardScore(models.Model):
     direction = models.CharField(_("direction"), max_length=3, choices=Direction.choices)
     points = models.FloatField(_("points"), null=True, blank=True)
     completed = models.BooleanField(_("completed"), default=True)
+    # The adjusted-score code ("A+", "A", "A-"; a bye is "A") or "" for a played board: the
+    # totals settle an MP adjustment against the pair's own percentage (SPEC 5.4).
+    artificial = models.CharField(
+        _("Adjusted score"), max_length=2, blank=True, default="", choices=Adjustment.choices
+    )
 
     class Meta:
         ordering = ["board__number"]

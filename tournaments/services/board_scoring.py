@@ -38,11 +38,11 @@ from .bulk import insert_rows
 AVERAGE = {ScoringMethod.MP: 50.0, ScoringMethod.IMP: 0.0, ScoringMethod.XIMP: 0.0}
 
 
-def score_round(*, round: Round) -> dict[int, float]:
+def score_round(*, round: Round) -> None:
     """Score every board of `round` across the field and store each pair's board scores.
 
-    Returns each pair's round score (sum of IMPs, mean of MP %) over the boards it
-    completed, for the standings.
+    Adjusted scores are stored at their flat figures with their code; `update_totals`
+    settles the MP ones against each pair's own percentage (SPEC 5.4).
     """
     tournament = round.tournament
     method = tournament.scoring_method
@@ -80,59 +80,89 @@ def score_round(*, round: Round) -> dict[int, float]:
                 method, [entry for _, entry in scored], neuberg=tournament.neuberg
             )
             datum = result.datum
-            for (row, _), ns_points, ew_points in zip(
+            for (row, entry), ns_points, ew_points in zip(
                 scored, result.ns_points, result.ew_points, strict=True
             ):
-                new_scores.append(_pair_score(row[6], board.id, row[0], Direction.NS, ns_points))
-                new_scores.append(_pair_score(row[7], board.id, row[0], Direction.EW, ew_points))
+                ns_code, ew_code = entry if isinstance(entry, tuple) else ("", "")
+                new_scores.append(
+                    _pair_score(row[6], board.id, row[0], Direction.NS, ns_points, ns_code)
+                )
+                new_scores.append(
+                    _pair_score(row[7], board.id, row[0], Direction.EW, ew_points, ew_code)
+                )
         for row in unscored:
             new_scores.append(_pair_score(row[6], board.id, row[0], Direction.NS, None))
             new_scores.append(_pair_score(row[7], board.id, row[0], Direction.EW, None))
         if round.bye_pair_id:
-            # A bye's boards count as completed and score average (SPEC 4).
+            # A bye's boards count as completed and score average (SPEC 4): an "A" that
+            # no settling moves.
             new_scores.append(
-                _pair_score(round.bye_pair_id, board.id, None, Direction.BYE, AVERAGE[method])
+                _pair_score(round.bye_pair_id, board.id, None, Direction.BYE, AVERAGE[method], "A")
             )
         board.datum = datum
         datum_updates.append(board)
     insert_rows(PairBoardScore, PAIR_SCORE_FIELDS, new_scores)
     if tournament.scoring_method == ScoringMethod.XIMP:
         Board.objects.bulk_update(datum_updates, ["datum"])
-    points: dict[int, list[float]] = defaultdict(list)
-    for pair_id, _board, _result, _direction, value, completed in new_scores:
-        if completed:
-            points[pair_id].append(value)
-    return {pid: round_total(scoring.running_total(method, pts)) for pid, pts in points.items()}
 
 
-PAIR_SCORE_FIELDS = ("pair", "board", "result", "direction", "points", "completed")
+PAIR_SCORE_FIELDS = ("pair", "board", "result", "direction", "points", "completed", "artificial")
+ADJUSTMENT_CODES = ("A+", "A", "A-")
 
 
-def _pair_score(pair_id, board_id, result_id, direction, points) -> tuple:
-    return (pair_id, board_id, result_id, direction, points, points is not None)
+def _pair_score(pair_id, board_id, result_id, direction, points, artificial="") -> tuple:
+    return (pair_id, board_id, result_id, direction, points, points is not None, artificial)
 
 
-def _standings_rows(tournament: Tournament, upto_round: int | None = None):
-    """(pair_id, registration_no, total, boards_completed) for every registered pair."""
-    score_filter = Q(board_scores__completed=True)
+def _pair_aggregates(tournament: Tournament, upto_round: int | None = None):
+    """Per registered pair: id, registration no., the sum and count of its played board
+    scores and how many of each adjusted-score code it holds, in one grouped query."""
+    completed = Q(board_scores__completed=True)
     if upto_round is not None:
-        score_filter &= Q(board_scores__board__round__number__lte=upto_round)
-    pairs = (
+        completed &= Q(board_scores__board__round__number__lte=upto_round)
+    played = completed & Q(board_scores__artificial="")
+    counts = {
+        f"n{index}": Count("board_scores", filter=completed & Q(board_scores__artificial=code))
+        for index, code in enumerate(ADJUSTMENT_CODES)
+    }
+    return (
         Pair.objects.filter(tournament=tournament, status=PairStatus.CONFIRMED)
         .annotate(
-            points_sum=Sum("board_scores__points", filter=score_filter),
-            completed_count=Count("board_scores", filter=score_filter),
+            played_sum=Sum("board_scores__points", filter=played),
+            played_count=Count("board_scores", filter=played),
+            **counts,
         )
-        .values_list("id", "registration_no", "points_sum", "completed_count")
+        .values_list("id", "registration_no", "played_sum", "played_count", *counts)
     )
+
+
+def _standings_rows(tournament: Tournament, upto_round: int | None = None, *, settle=None):
+    """(pair_id, registration_no, total, boards_completed) for every registered pair.
+
+    `settle`, if given, collects {pair_id: (A+ value, A- value)} for every pair with MP
+    adjusted boards.
+    """
+    method = tournament.scoring_method
     rows = []
-    for pair_id, reg_no, points_sum, count in pairs:
-        points_sum = points_sum or 0.0
-        if tournament.scoring_method == ScoringMethod.MP:
-            total = points_sum / count if count else 0.0
-        else:
-            total = points_sum
-        rows.append((pair_id, reg_no, round_total(total), count))
+    for pair_id, reg_no, played_sum, played_count, *code_counts in _pair_aggregates(
+        tournament, upto_round
+    ):
+        played_sum = played_sum or 0.0
+        artificial = dict(zip(ADJUSTMENT_CODES, code_counts, strict=True))
+        total = scoring.pair_total(
+            method, played_sum=played_sum, played_count=played_count, artificial=artificial
+        )
+        rows.append((pair_id, reg_no, round_total(total), played_count + sum(code_counts)))
+        if (
+            settle is not None
+            and method == ScoringMethod.MP
+            and (artificial["A+"] or artificial["A-"])
+        ):
+            own = scoring.own_percentage(played_sum, played_count)
+            settle[pair_id] = (
+                scoring.settled_artificial(method, "A+", own),
+                scoring.settled_artificial(method, "A-", own),
+            )
     return rows
 
 
@@ -147,10 +177,36 @@ def standings_order_key(row) -> tuple:
 
 
 def update_totals(*, tournament: Tournament) -> list[tuple]:
-    """Rewrite every pair's running total and boards completed from its board scores."""
-    rows = _standings_rows(tournament)
+    """Rewrite every pair's running total and boards completed from its board scores, and
+    settle its MP adjusted boards against its own percentage (SPEC 5.4)."""
+    settle: dict[int, tuple[float, float]] = {}
+    rows = _standings_rows(tournament, settle=settle)
     _bulk_set_pair_totals(rows)
+    _settle_adjusted_boards(tournament, settle)
     return rows
+
+
+def _settle_adjusted_boards(tournament: Tournament, settle: dict[int, tuple[float, float]]):
+    """Each pair's A+ and A- boards show the figure its total counted."""
+    if not settle:
+        return
+    if connection.vendor == "postgresql":
+        values = ",".join(["(%s::bigint, %s::float8, %s::float8)"] * len(settle))
+        params = [x for pair_id, (plus, minus) in settle.items() for x in (pair_id, plus, minus)]
+        settled = "CASE s.artificial WHEN 'A+' THEN v.plus ELSE v.minus END"
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {PairBoardScore._meta.db_table} AS s SET points = {settled} "
+                f"FROM (VALUES {values}) AS v(pair_id, plus, minus) "
+                "WHERE s.pair_id = v.pair_id AND s.artificial IN ('A+', 'A-') "
+                f"AND s.points <> {settled}",
+                params,
+            )
+        return
+    adjusted = PairBoardScore.objects.filter(pair__tournament=tournament)
+    for pair_id, (plus, minus) in settle.items():
+        adjusted.filter(pair_id=pair_id, artificial="A+").update(points=plus)
+        adjusted.filter(pair_id=pair_id, artificial="A-").update(points=minus)
 
 
 def _bulk_set_pair_totals(rows) -> None:
@@ -178,18 +234,17 @@ def record_standings(
     *,
     round: Round,
     rows: list[tuple] | None = None,
-    round_points: dict[int, float] | None = None,
 ) -> None:
     """Store each pair's total and position after `round` (the pair page's history).
 
-    At the bell the caller passes the totals and round scores it has just computed
-    (`update_totals`, `score_round`); a re-score of an earlier round recomputes them.
+    At the bell the caller passes the totals it has just computed (`update_totals`); a
+    re-score of an earlier round recomputes them. Round scores are read back from the
+    stored board scores, which `update_totals` has settled.
     """
     tournament = round.tournament
     if rows is None:
         rows = _standings_rows(tournament, upto_round=round.number)
-    if round_points is None:
-        round_points = _round_scores(round)
+    round_points = _round_scores(round)
     Standing.objects.filter(round=round).delete()
     insert_rows(
         Standing,

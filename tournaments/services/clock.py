@@ -251,10 +251,10 @@ def _close(tournament: Tournament, round: Round, now: datetime, *, bell: datetim
     round.status = RoundStatus.CLOSED
     round.closed_at = now
     round.save(update_fields=["status", "closed_at"])
-    round_points = board_scoring.score_round(round=round)
+    board_scoring.score_round(round=round)
     # No later round has scores yet, so the running totals are the standings after this one.
     totals = board_scoring.update_totals(tournament=tournament)
-    board_scoring.record_standings(round=round, rows=totals, round_points=round_points)
+    board_scoring.record_standings(round=round, rows=totals)
     if round.number >= tournament.rounds:
         board_scoring.finalize_results(tournament=tournament, now=now)
         tournament.status = TournamentStatus.FINISHED
@@ -319,11 +319,14 @@ def pair_states(tournament: Tournament) -> list[pairing.PairState]:
         "bye_pair_id", flat=True
     ):
         byes[pair_id] = byes.get(pair_id, 0) + 1
+    # A pair with no completed board yet stands at average, not at the bottom (SPEC 6): a
+    # table cut off in round 1 must not send both its pairs to the foot of round 2.
+    average = board_scoring.AVERAGE[tournament.scoring_method]
     return [
         pairing.PairState(
             pair_id=pid,
             registration_no=reg,
-            score=total,
+            score=total if done else average,
             boards_completed=done,
             opponents=frozenset(opponents.get(pid, ())),
             byes=byes.get(pid, 0),

@@ -67,9 +67,11 @@ def _threshold(threshold: float) -> float:
     if not isinstance(threshold, bool):
         with contextlib.suppress(TypeError, ValueError):
             value = float(threshold)  # also takes the Decimal of a model's DecimalField
-    if value is None or not 0.0 <= value <= 1.0:
+    # A threshold of 0 would let a pair that never played complete (and win master points).
+    if value is None or not 0.0 < value <= 1.0:
         raise ScoringError(
-            f"completion threshold is a fraction from 0 to 1 (0.7 for 70 %), got {threshold!r}"
+            "completion threshold is a fraction above 0 and at most 1 (0.7 for 70 %), "
+            f"got {threshold!r}"
         )
     return round(value, _PLACES)
 
@@ -77,6 +79,11 @@ def _threshold(threshold: float) -> float:
 def _standing(pair: PairTotal) -> tuple:
     # pair_id last only makes the order deterministic if registration numbers repeat.
     return (-round(pair.total, _PLACES), -pair.boards_completed, pair.registration_no, pair.pair_id)
+
+
+def _completes(pair: PairTotal, completion: float, minimum: float) -> bool:
+    # A pair with no completed board never completes, whatever the threshold (SPEC 6).
+    return pair.boards_completed > 0 and round(completion, _PLACES) >= minimum
 
 
 def rank_pairs(
@@ -92,8 +99,8 @@ def rank_pairs(
         raise ScoringError("a pair appears twice in the standings")
     completions = {pair.pair_id: completion(pair.boards_completed, total_boards) for pair in pairs}
     ordered = sorted(pairs, key=_standing)
-    finishers = [p for p in ordered if round(completions[p.pair_id], _PLACES) >= minimum]
-    others = [p for p in ordered if round(completions[p.pair_id], _PLACES) < minimum]
+    finishers = [p for p in ordered if _completes(p, completions[p.pair_id], minimum)]
+    others = [p for p in ordered if not _completes(p, completions[p.pair_id], minimum)]
     awards = master_points(len(finishers))
 
     def ranked(pair: PairTotal, rank: int | None, points: int) -> RankedPair:

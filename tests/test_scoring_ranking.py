@@ -167,7 +167,7 @@ def test_ranking_with_nobody_completing():
     assert rank_pairs([], total_boards=10, threshold=0.7) == []
 
 
-@pytest.mark.parametrize("threshold", [70, -0.1, 1.5, "seventy", None, True])
+@pytest.mark.parametrize("threshold", [70, -0.1, 0, 0.0, 1.5, "seventy", None, True])
 def test_ranking_refuses_a_threshold_that_is_not_a_fraction(threshold):
     with pytest.raises(ScoringError, match="threshold"):
         rank_pairs([pair(1, 0.0, 5, 1)], total_boards=10, threshold=threshold)
@@ -215,3 +215,13 @@ def test_rank_title_with_organiser_thresholds():
 def test_rank_title_refuses_bad_thresholds(thresholds):
     with pytest.raises(ScoringError, match="threshold"):
         rank_title(5, thresholds)
+
+
+def test_a_pair_with_no_completed_board_never_completes():
+    standings = rank_pairs(
+        [pair(1, 0.0, 0, 1), pair(2, 55.0, 1, 2)], total_boards=100, threshold=0.01
+    )
+    assert [(s.pair_id, s.completed, s.rank) for s in standings] == [
+        (2, True, 1),
+        (1, False, None),
+    ]

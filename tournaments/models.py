@@ -151,7 +151,7 @@ class Tournament(models.Model):
                 name="tournament_boards_per_round_range",
             ),
             models.CheckConstraint(
-                condition=Q(completion_threshold__gte=0) & Q(completion_threshold__lte=100),
+                condition=Q(completion_threshold__gte=1) & Q(completion_threshold__lte=100),
                 name="tournament_threshold_percent",
             ),
             models.CheckConstraint(

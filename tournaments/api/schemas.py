@@ -56,7 +56,7 @@ class TournamentIn(Schema):
     gap_minutes: float = Field(0, description="Between rounds: 0–1440; fractions allowed.")
     scoring: Literal["MP", "IMP", "XIMP"] = "IMP"
     completion_threshold: float = Field(
-        70, description="A percentage 0–100 (70 means 70 %); fractions such as 0.7 are refused."
+        70, description="A percentage 1–100 (70 means 70 %); fractions such as 0.7 are refused."
     )
     unplayed_policy: Literal["not_played", "avg_minus", "avg"] = "not_played"
 
@@ -79,7 +79,7 @@ class TournamentOut(Schema):
     round_minutes: float
     gap_minutes: float
     scoring: str
-    completion_threshold: float = Field(description="Percentage 0–100.")
+    completion_threshold: float = Field(description="Percentage 1–100.")
     unplayed_policy: str
     pair_count: int
     current_round: RoundSummaryOut | None

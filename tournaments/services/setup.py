@@ -113,19 +113,19 @@ def _minutes(value, what: str, *, high: float, allow_zero: bool) -> timedelta:
 
 
 def completion_threshold_percent(value) -> Decimal:
-    """The threshold as a percentage 0–100 (SPEC 6); a fraction such as 0.7 is refused,
+    """The threshold as a percentage 1–100 (SPEC 6); a fraction such as 0.7 is refused,
     because 0.7 % and 70 % are both plausible readings and a wrong guess ranks the field."""
     number = _number(value, _("The completion threshold"))
-    if not 0 <= number <= 100:
-        raise SetupError(_("The completion threshold is a percentage from 0 to 100, e.g. 70."))
     if 0 < number < 1:
         raise SetupError(
             _(
-                "The completion threshold is a percentage from 0 to 100: write %(pct)s for "
+                "The completion threshold is a percentage from 1 to 100: write %(pct)s for "
                 "%(pct)s %%, not %(value)s."
             )
             % {"pct": f"{number * 100:g}", "value": f"{number:g}"}
         )
+    if not 1 <= number <= 100:
+        raise SetupError(_("The completion threshold is a percentage from 1 to 100, e.g. 70."))
     return Decimal(str(number)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
 
 

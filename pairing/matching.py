@@ -325,10 +325,11 @@ def _solve_window(first: int, last: int, met: Met, flags: Sequence[bool]) -> Sol
         try:
             if not small and (escalations == MAX_ESCALATIONS or not affordable(band + 1)):
                 raise _TooManyStates
-            found = _band_dp(
+            wider = _band_dp(
                 base, width, met, band + 1, budget=found[1] + width // 2, max_states=DP_MAX_STATES
             )
-            assert found is not None  # the previous optimum fits the budget
+            assert wider is not None  # the previous optimum fits the budget
+            found = wider
             band += 1
             escalations += 1
         except _TooManyStates:

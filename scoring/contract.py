@@ -83,8 +83,8 @@ def parse_contract(text: "str | Contract | None") -> Contract | None:
     if compact in _PASS_WORDS:
         return None
 
-    digits = re.match(r"[0-9]*", compact).group()
-    rest = compact[len(digits) :]
+    rest = compact.lstrip("0123456789")
+    digits = compact[: len(compact) - len(rest)]
     if not digits:
         raise ContractError(_("contract %(text)r must start with its level, 1–7"), text=text)
     level = int(digits)

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 
 from .errors import ScoringError
 from .field import ARTIFICIAL_IMPS, ARTIFICIAL_PERCENT, validate_method
+from .ranking import total_from_sum
 
 
 def own_percentage(played_sum: float, played_count: int) -> float | None:
@@ -52,14 +53,10 @@ def pair_total(
     """A pair's running total from its played boards' sum and count and its adjusted
     boards (code -> how many): IMPs summed, MP the mean over every completed board with
     each adjustment settled against the pair's own percentage."""
-    method = validate_method(method)
     if played_count < 0 or any(count < 0 for count in artificial.values()):
         raise ScoringError("board counts cannot be negative")
     own = own_percentage(played_sum, played_count)
-    total = played_sum + sum(
+    points_sum = played_sum + sum(
         count * settled_artificial(method, code, own) for code, count in artificial.items()
     )
-    if method != "MP":
-        return total
-    boards = played_count + sum(artificial.values())
-    return total / boards if boards else 0.0
+    return total_from_sum(method, points_sum, played_count + sum(artificial.values()))

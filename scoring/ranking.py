@@ -34,18 +34,23 @@ class RankedPair:
     master_points: int
 
 
-def running_total(method: str, board_points: Sequence[float]) -> float:
-    """A pair's total: the sum of its board IMPs, or the mean of its board percentages.
+def total_from_sum(method: str, points_sum: float, boards: int) -> float:
+    """The one rule for a pair's total (SPEC 5.3): the sum of its board IMPs, or the mean of
+    its board percentages over the `boards` it completed.
 
     With no boards an MP total is 0.0, like an IMP total: a pair that played nothing
     has earned nothing (and cannot complete the event, so it is never ranked).
     """
-    method = validate_method(method)
+    if validate_method(method) == "MP":
+        return points_sum / boards if boards else 0.0
+    return points_sum
+
+
+def running_total(method: str, board_points: Sequence[float]) -> float:
+    """A pair's total from its board scores (`total_from_sum`)."""
     points = list(board_points)
-    total = math.fsum(points)  # exact sum: totals must not depend on board order
-    if method == "MP":
-        return total / len(points) if points else 0.0
-    return total
+    # exact sum: totals must not depend on board order
+    return total_from_sum(method, math.fsum(points), len(points))
 
 
 def completion(boards_completed: int, total_boards: int) -> float:

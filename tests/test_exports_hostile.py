@@ -14,7 +14,7 @@ from test_exports_support import build_event
 from test_exports_usebio import assert_valid, parse
 
 from tournaments.exports import pbn, pbn_export, usebio_export
-from tournaments.models import Pair, PlayerProfile, Tournament
+from tournaments.models import BoardResult, Pair, PlayerProfile, Tournament
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 pytest_plugins = ["test_exports_support", "test_api_support"]
@@ -135,3 +135,27 @@ def test_a_500_character_value_is_cut_before_it_is_escaped(value, limit):
     assert limit - 1 <= len(escaped) <= limit
     assert re.fullmatch(r'(?:[^"\\]|\\.)*', escaped), escaped
     assert value.startswith(unescape(escaped))
+
+
+@pytest.mark.parametrize(
+    ("contract", "declarer", "lead"),
+    [("4 S\x07", "\x1b", "H \u202e"), ("", "", ""), ("banana", "Q", '"]{')],
+    ids=["spaces-and-controls", "empty", "nonsense"],
+)
+def test_result_fields_stored_around_the_services(
+    contract, declarer, lead, make_tournament, register_pairs, organiser
+):
+    tournament, _pairs = build_event(make_tournament, register_pairs, organiser, method="IMP")
+    played = BoardResult.objects.filter(board__tournament=tournament, state="played")
+    row = played.order_by("board__number", "table__number").first()
+    BoardResult.objects.filter(pk=row.pk).update(contract=contract, declarer=declarer, lead=lead)
+
+    text = pbn_export(tournament=tournament)
+    assert no_hostile_characters(text)
+    boards = {b.board_num: b for b in pbn_parser.loads(text)}
+    assert sorted(boards) == [1, 2, 3, 4]
+    table = boards[row.board.number].info["ScoreTable"]
+    # Every row still has one cell per column: nothing shifted the columns.
+    assert all(len(cells) == len(table["headers"]) for cells in table["rows"])
+
+    assert_valid(parse(usebio_export(tournament=tournament)))

@@ -70,6 +70,11 @@ def table(name: str, columns: list[tuple[str, int, str]], rows: list[list[str]])
     return lines
 
 
+def _token(value: str) -> str:
+    """A stored field as one table cell: a space inside would shift every later column."""
+    return "".join(printable(value).split()) or "-"
+
+
 def _points(value: float | None, artificial: bool) -> str:
     if value is None:
         return "-"
@@ -79,7 +84,7 @@ def _points(value: float | None, artificial: bool) -> str:
 def _contract(line: ExportLine) -> str:
     if line.passed_out:
         return "Pass"
-    return line.contract if line.played else "-"
+    return _token(line.contract) if line.played else "-"
 
 
 def score_table(data: ExportData, board: ExportBoard) -> list[str]:
@@ -106,9 +111,9 @@ def score_table(data: ExportData, board: ExportBoard) -> list[str]:
                 str(line.ns),
                 str(line.ew),
                 _contract(line),
-                line.declarer if line.played else "-",
+                _token(line.declarer) if line.played else "-",
                 str(line.tricks) if line.played and line.tricks is not None else "-",
-                line.lead if line.played and line.lead else "-",
+                _token(line.lead) if line.played and line.lead else "-",
                 str(line.ns_score) if scored else "-",
                 str(-line.ns_score) if scored else "-",
                 _points(line.ns_points, line.adjusted),

@@ -43,7 +43,10 @@ def _number(value: float) -> str:
 
 def contract_text(contract: str) -> str:
     """'4SX' → '4 S X', '3NT' → '3 NT' (level, strain and doubling as separate words)."""
-    parsed = scoring.parse_contract(contract)
+    try:
+        parsed = scoring.parse_contract(contract)
+    except scoring.ScoringError:
+        return contract  # stored around the services: written as it is, made printable
     if parsed is None:
         return "PASS"
     return " ".join(filter(None, [str(parsed.level), parsed.strain, "X" * parsed.doubling]))

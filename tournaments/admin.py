@@ -12,6 +12,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from .errors import ServiceError
+from .forms import TournamentAdminForm
 from .models import (
     Adjustment,
     Board,
@@ -131,6 +132,7 @@ class ExtendForm(forms.Form):
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
+    form = TournamentAdminForm
     list_display = (
         "name",
         "start_at",

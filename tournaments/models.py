@@ -17,6 +17,8 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 
+from . import validators
+
 
 class ScoringMethod(models.TextChoices):
     MP = "MP", _("Matchpoints")
@@ -51,7 +53,9 @@ class PlayerProfile(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
     )
-    display_name = models.CharField(_("display name"), max_length=80, blank=True)
+    display_name = models.CharField(
+        _("display name"), max_length=80, blank=True, validators=[validators.validate_name]
+    )
     master_points = models.DecimalField(
         _("master points"), max_digits=9, decimal_places=2, default=0
     )
@@ -96,20 +100,36 @@ class TournamentStatus(models.TextChoices):
 
 
 class Tournament(models.Model):
-    name = models.CharField(_("name"), max_length=200)
-    description = models.TextField(_("description"), blank=True)
+    name = models.CharField(_("name"), max_length=200, validators=[validators.validate_name])
+    description = models.TextField(
+        _("description"), blank=True, validators=[validators.validate_description]
+    )
     registration_opens_at = models.DateTimeField(_("registration opens at"), default=timezone.now)
     start_at = models.DateTimeField(_("start time"))
-    rounds = models.PositiveSmallIntegerField(_("rounds"))
-    boards_per_round = models.PositiveSmallIntegerField(_("boards per round"))
-    round_length = models.DurationField(_("round length"), default=timedelta(minutes=28))
-    gap_length = models.DurationField(_("gap between rounds"), default=timedelta(0))
+    # The validators hold the limits the API's setup service applies too (admin forms
+    # run them through full_clean); the constraints below are only the last line.
+    rounds = models.PositiveSmallIntegerField(_("rounds"), validators=[validators.validate_rounds])
+    boards_per_round = models.PositiveSmallIntegerField(
+        _("boards per round"), validators=[validators.validate_boards_per_round]
+    )
+    round_length = models.DurationField(
+        _("round length"),
+        default=timedelta(minutes=28),
+        validators=[validators.validate_round_length],
+    )
+    gap_length = models.DurationField(
+        _("gap between rounds"), default=timedelta(0), validators=[validators.validate_gap_length]
+    )
     scoring_method = models.CharField(
         _("scoring method"), max_length=4, choices=ScoringMethod.choices, default="IMP"
     )
     neuberg = models.BooleanField(_("Neuberg for boards with artificial scores"), default=False)
     completion_threshold = models.DecimalField(
-        _("completion threshold (%)"), max_digits=5, decimal_places=2, default=70
+        _("completion threshold (%)"),
+        max_digits=5,
+        decimal_places=2,
+        default=70,
+        validators=[validators.validate_completion_threshold],
     )
     unplayed_policy = models.CharField(
         _("unplayed-board policy"),

@@ -52,7 +52,7 @@ class TournamentIn(Schema):
     registration_opens_at: datetime | None = Field(None, description="Default: now.")
     rounds: int = Field(description="1–50.")
     boards_per_round: int = Field(description="1–36.")
-    round_minutes: float = Field(description="More than 0, at most 600; fractions allowed.")
+    round_minutes: float = Field(description="1–600; fractions allowed.")
     gap_minutes: float = Field(0, description="Between rounds: 0–1440; fractions allowed.")
     scoring: Literal["MP", "IMP", "XIMP"] = "IMP"
     completion_threshold: float = Field(

@@ -14,6 +14,8 @@ from datetime import datetime
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+import scoring
+
 from .. import selectors
 from ..errors import ServiceError
 from ..models import (
@@ -69,7 +71,13 @@ class ExportLine:
         """'=', '+1', '-2' as a traveller shows the result."""
         if not self.played or self.tricks is None:
             return ""
-        diff = self.tricks - (int(self.contract[0]) + 6)
+        try:
+            contract = scoring.parse_contract(self.contract)
+        except scoring.ScoringError:
+            contract = None  # a row stored around the services: the tricks still say it
+        if contract is None:
+            return ""
+        diff = self.tricks - contract.tricks_needed
         return "=" if diff == 0 else f"{diff:+d}"
 
 

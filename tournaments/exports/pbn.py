@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from ..validators import printable
 from .data import PROGRAM_NAME, ExportBoard, ExportData, ExportLine
 
 VULNERABLE = {"None": "None", "NS": "NS", "EW": "EW", "Both": "All"}
@@ -25,14 +26,30 @@ MAX_TAG_VALUE = 200
 MAX_NAMES = 80
 
 
-def escape(value: str) -> str:
-    """A PBN string token's content: backslash and quote escaped, no line breaks."""
-    text = " ".join(str(value).split())
-    return text.replace("\\", "\\\\").replace('"', '\\"')
+def escape(value, limit: int) -> str:
+    """A PBN string token's content, at most `limit` characters: backslash and quote
+    escaped, one line, nothing a file cannot carry (`printable`).
+
+    Cut while escaping, never after: a cut after escaping can fall between a backslash
+    and the quote it escapes, and the token then swallows its closing quote.
+    """
+    text = printable(value)
+    # A quote just before "]" ends the tag for readers that look for the first '"]'
+    # (endplay does): there it is written as an apostrophe.
+    text = text.replace('"]', "']")
+    out: list[str] = []
+    length = 0
+    for char in text:
+        piece = "\\" + char if char in '"\\' else char
+        if length + len(piece) > limit:
+            break
+        out.append(piece)
+        length += len(piece)
+    return "".join(out)
 
 
 def tag(name: str, value) -> str:
-    return f'[{name} "{escape(str(value))[:MAX_TAG_VALUE]}"]'
+    return f'[{name} "{escape(value, MAX_TAG_VALUE)}"]'
 
 
 def _column(name: str, width: int, align: str) -> tuple[str, int, str]:
@@ -53,6 +70,11 @@ def table(name: str, columns: list[tuple[str, int, str]], rows: list[list[str]])
     return lines
 
 
+def _token(value: str) -> str:
+    """A stored field as one table cell: a space inside would shift every later column."""
+    return "".join(printable(value).split()) or "-"
+
+
 def _points(value: float | None, artificial: bool) -> str:
     if value is None:
         return "-"
@@ -62,7 +84,7 @@ def _points(value: float | None, artificial: bool) -> str:
 def _contract(line: ExportLine) -> str:
     if line.passed_out:
         return "Pass"
-    return line.contract if line.played else "-"
+    return _token(line.contract) if line.played else "-"
 
 
 def score_table(data: ExportData, board: ExportBoard) -> list[str]:
@@ -89,9 +111,9 @@ def score_table(data: ExportData, board: ExportBoard) -> list[str]:
                 str(line.ns),
                 str(line.ew),
                 _contract(line),
-                line.declarer if line.played else "-",
+                _token(line.declarer) if line.played else "-",
                 str(line.tricks) if line.played and line.tricks is not None else "-",
-                line.lead if line.played and line.lead else "-",
+                _token(line.lead) if line.played and line.lead else "-",
                 str(line.ns_score) if scored else "-",
                 str(-line.ns_score) if scored else "-",
                 _points(line.ns_points, line.adjusted),
@@ -126,7 +148,7 @@ def total_score_table(data: ExportData) -> list[str]:
                 str(pair.boards_completed),
                 f"{pair.master_points:g}" if data.finished else "-",
                 "Yes" if pair.completed else "No",
-                f'"{escape(pair.names)[:MAX_NAMES]}"',
+                f'"{escape(pair.names, MAX_NAMES)}"',
             ]
         )
     return table("TotalScoreTable", columns, rows)

@@ -17,6 +17,7 @@ from lxml import etree
 
 import scoring
 
+from ..validators import printable
 from .data import PROGRAM_NAME, PROGRAM_VERSION, ExportData, ExportLine
 
 DTD_PATH = Path(__file__).with_name("usebio_v1_2.dtd")
@@ -30,7 +31,9 @@ ARTIFICIAL_PERCENT = {"A+": 60, "A": 50, "A-": 40}
 def _add(parent, name: str, value=None):
     element = etree.SubElement(parent, name)
     if value is not None:
-        element.text = str(value)
+        # Stored names may predate the name validator: a control character would make
+        # lxml refuse the whole file, and XML 1.0 has no way to carry one.
+        element.text = printable(value)
     return element
 
 
@@ -40,7 +43,10 @@ def _number(value: float) -> str:
 
 def contract_text(contract: str) -> str:
     """'4SX' → '4 S X', '3NT' → '3 NT' (level, strain and doubling as separate words)."""
-    parsed = scoring.parse_contract(contract)
+    try:
+        parsed = scoring.parse_contract(contract)
+    except scoring.ScoringError:
+        return contract  # stored around the services: written as it is, made printable
     if parsed is None:
         return "PASS"
     return " ".join(filter(None, [str(parsed.level), parsed.strain, "X" * parsed.doubling]))

@@ -11,7 +11,7 @@ def raise_zero_thresholds(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0006_draw_seed_and_disputed_at"),
+        ("tournaments", "0010_validated_settings_and_names"),
     ]
 
     operations = [

@@ -157,6 +157,20 @@ def validate_entry(entry: ContractEntry) -> dict:
     declarer = scoring.validate_declarer(entry.declarer or "")
     if entry.result not in (None, ""):
         tricks = scoring.tricks_from_result(contract, entry.result)
+        # Both given and disagreeing: either could be the typo, so neither is guessed.
+        if entry.tricks is not None and scoring.validate_tricks(entry.tricks) != tricks:
+            raise ResultRefused(
+                _(
+                    "The result %(result)s and %(given)s tricks disagree: %(result)s in "
+                    "%(contract)s is %(tricks)s tricks. Give one of them, or both alike."
+                )
+                % {
+                    "result": entry.result.strip(),
+                    "given": entry.tricks,
+                    "contract": str(contract),
+                    "tricks": tricks,
+                }
+            )
     elif entry.tricks is None:
         raise ResultRefused(_("Give the tricks taken by declarer, or the result (=, +1, -2)."))
     else:

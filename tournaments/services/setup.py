@@ -1,8 +1,11 @@
 """Setting up an event from outside the admin: players and tournaments (API, scripts).
 
-The admin forms validate through the model; the API has no form, so these functions
-check every setting themselves and refuse with a `ServiceError` before anything is
-written. Numbers arrive as JSON, so NaN, infinities and absurd sizes are refused too.
+The API has no form, so these functions check every setting and refuse with a
+`ServiceError` before anything is written. Numbers arrive as JSON, so NaN, infinities
+and absurd sizes are refused too. The checks are the model fields' validators
+(`tournaments.validators`, which the admin runs through `full_clean`) and
+`check_schedule`, which the admin's tournament form calls as well: one set of limits
+and messages for every way in.
 """
 
 from __future__ import annotations
@@ -18,15 +21,19 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from .. import validators
 from ..errors import ServiceError
 from ..models import PlayerProfile, ScoringMethod, Tournament, UnplayedPolicy
+from ..validators import (  # noqa: F401  (the limits, re-exported for callers of setup)
+    MAX_BOARDS_PER_ROUND,
+    MAX_GAP_MINUTES,
+    MAX_ROUND_MINUTES,
+    MAX_ROUNDS,
+    MIN_ROUND_MINUTES,
+)
 
 User = get_user_model()
 
-MAX_ROUNDS = 50
-MAX_BOARDS_PER_ROUND = 36
-MAX_ROUND_MINUTES = 600
-MAX_GAP_MINUTES = 24 * 60
 # A start a little in the past is a clock a few seconds behind, not a mistake.
 START_GRACE = timedelta(minutes=5)
 # Dates far out are typing mistakes, and near year 1 or 9999 they would not even
@@ -43,14 +50,22 @@ class AlreadyExists(SetupError):
     status_code = 409
 
 
+def _checked(validator, value, *args) -> None:
+    """Run a model field's validator; its refusal is the service's, with its message."""
+    try:
+        validator(value, *args)
+    except ValidationError as error:
+        raise SetupError(error.messages[0]) from None
+
+
 def create_player(*, username: str, display_name: str = "") -> User:
     """A player account for the API: no usable password (they sign in by token or reset)."""
     username = (username or "").strip() if isinstance(username, str) else ""
     display_name = (display_name or "").strip() if isinstance(display_name, str) else ""
     if not username:
         raise SetupError(_("Give the player a username."))
-    if "\x00" in username or "\x00" in display_name:
-        raise SetupError(_("Names may not contain NUL characters."))
+    _checked(validators.validate_name, username)
+    _checked(validators.validate_name, display_name)
     max_length = User._meta.get_field(User.USERNAME_FIELD).max_length
     if len(username) > max_length:
         raise SetupError(_("A username has at most %(n)s characters.") % {"n": max_length})
@@ -90,42 +105,32 @@ def _number(value, what: str) -> float:
     return float(value)
 
 
-def _whole(value, what: str, low: int, high: int) -> int:
+def _whole(value, what: str, validator) -> int:
     number = _number(value, what)
-    if number != int(number) or not low <= number <= high:
-        raise SetupError(
-            _("%(what)s must be a whole number from %(low)s to %(high)s.")
-            % {"what": what, "low": low, "high": high}
-        )
-    return int(number)
+    if number != int(number):
+        # The validator's message: the same words for 2.5 as for 51.
+        _checked(validator, None)
+    whole = int(number)
+    _checked(validator, whole)
+    return whole
 
 
-def _minutes(value, what: str, *, high: float, allow_zero: bool) -> timedelta:
+def _duration(value, what: str, validator) -> timedelta:
     number = _number(value, what)
-    if number < 0 or (number == 0 and not allow_zero) or number > high:
-        if allow_zero:
-            message = _("%(what)s must be from 0 to %(high)s minutes.")
-        else:
-            message = _("%(what)s must be more than 0 and at most %(high)s minutes.")
-        raise SetupError(message % {"what": what, "high": high})
-    # Whole seconds: the clock and the pages never show anything finer.
-    return timedelta(seconds=round(number * 60))
+    try:
+        # Whole seconds: the clock and the pages never show anything finer.
+        length = timedelta(seconds=round(number * 60))
+    except OverflowError:
+        # Beyond any timedelta, and so beyond every limit: the validator says which.
+        length = timedelta.max if number > 0 else timedelta.min
+    _checked(validator, length)
+    return length
 
 
 def completion_threshold_percent(value) -> Decimal:
-    """The threshold as a percentage 1–100 (SPEC 6); a fraction such as 0.7 is refused,
-    because 0.7 % and 70 % are both plausible readings and a wrong guess ranks the field."""
+    """The threshold as a percentage 1–100 (SPEC 6); see `validate_completion_threshold`."""
     number = _number(value, _("The completion threshold"))
-    if 0 < number < 1:
-        raise SetupError(
-            _(
-                "The completion threshold is a percentage from 1 to 100: write %(pct)s for "
-                "%(pct)s %%, not %(value)s."
-            )
-            % {"pct": f"{number * 100:g}", "value": f"{number:g}"}
-        )
-    if not 1 <= number <= 100:
-        raise SetupError(_("The completion threshold is a percentage from 1 to 100, e.g. 70."))
+    _checked(validators.validate_completion_threshold, number)
     return Decimal(str(number)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
 
 
@@ -140,6 +145,29 @@ def _aware(value, what: str) -> datetime:
     except (OverflowError, ValueError):
         raise SetupError(_("%(what)s is out of range.") % {"what": what}) from None
     return value
+
+
+def check_schedule(
+    *,
+    start_at: datetime,
+    registration_opens_at: datetime,
+    now: datetime,
+    new_start: bool = True,
+) -> None:
+    """The checks across a tournament's dates, for the API and the admin form alike.
+
+    `new_start`: the start time is being set (a new tournament, or an edited start), so
+    it may not lie in the past or years ahead; an existing start is left as it is.
+    """
+    if new_start:
+        if start_at < now - START_GRACE:
+            raise SetupError(_("The start time is in the past."))
+        if start_at > now + MAX_START_AHEAD:
+            raise SetupError(_("The start time is more than five years away."))
+    if registration_opens_at > start_at:
+        raise SetupError(_("Registration must open before the tournament starts."))
+    if registration_opens_at < start_at - MAX_REGISTRATION_AHEAD:
+        raise SetupError(_("Registration can open at most a year before the start."))
 
 
 def create_tournament(
@@ -162,28 +190,17 @@ def create_tournament(
     name = name.strip() if isinstance(name, str) else ""
     if not name:
         raise SetupError(_("Give the tournament a name."))
-    if "\x00" in name:
-        raise SetupError(_("Names may not contain NUL characters."))
+    _checked(validators.validate_name, name)
     max_name = Tournament._meta.get_field("name").max_length
     if len(name) > max_name:
         raise SetupError(_("A tournament name has at most %(n)s characters.") % {"n": max_name})
     start_at = _aware(start_at, _("The start time"))
-    if start_at < now - START_GRACE:
-        raise SetupError(_("The start time is in the past."))
-    if start_at > now + MAX_START_AHEAD:
-        raise SetupError(_("The start time is more than five years away."))
-    rounds = _whole(rounds, _("The number of rounds"), 1, MAX_ROUNDS)
+    rounds = _whole(rounds, _("The number of rounds"), validators.validate_rounds)
     boards_per_round = _whole(
-        boards_per_round, _("The number of boards per round"), 1, MAX_BOARDS_PER_ROUND
+        boards_per_round, _("The number of boards per round"), validators.validate_boards_per_round
     )
-    round_length = _minutes(
-        round_minutes, _("The round length"), high=MAX_ROUND_MINUTES, allow_zero=False
-    )
-    if round_length <= timedelta(0):
-        raise SetupError(_("The round length must be at least a second."))
-    gap_length = _minutes(
-        gap_minutes, _("The gap between rounds"), high=MAX_GAP_MINUTES, allow_zero=True
-    )
+    round_length = _duration(round_minutes, _("The round length"), validators.validate_round_length)
+    gap_length = _duration(gap_minutes, _("The gap between rounds"), validators.validate_gap_length)
     if scoring not in ScoringMethod.values:
         raise SetupError(
             _("The scoring method is one of %(choices)s.")
@@ -199,10 +216,7 @@ def create_tournament(
         registration_opens_at = min(now, start_at)
     else:
         registration_opens_at = _aware(registration_opens_at, _("The registration opening"))
-    if registration_opens_at > start_at:
-        raise SetupError(_("Registration must open before the tournament starts."))
-    if registration_opens_at < start_at - MAX_REGISTRATION_AHEAD:
-        raise SetupError(_("Registration can open at most a year before the start."))
+    check_schedule(start_at=start_at, registration_opens_at=registration_opens_at, now=now)
     return Tournament.objects.create(
         name=name,
         start_at=start_at,

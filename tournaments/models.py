@@ -17,6 +17,8 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 
+from .services.permissions import ORGANISER_PERMISSIONS
+
 
 class ScoringMethod(models.TextChoices):
     MP = "MP", _("Matchpoints")
@@ -144,6 +146,8 @@ class Tournament(models.Model):
         ordering = ["-start_at", "-id"]
         verbose_name = _("tournament")
         verbose_name_plural = _("tournaments")
+        # The organiser's powers (services.permissions); Django adds add/change/view/delete.
+        permissions = ORGANISER_PERMISSIONS
         constraints = [
             models.CheckConstraint(condition=Q(rounds__gte=1), name="tournament_rounds_positive"),
             models.CheckConstraint(

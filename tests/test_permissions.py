@@ -490,3 +490,41 @@ def test_a_directors_token_may_call_each_api_write(name, events, director):
     response = getattr(api, method)(path, body)
     assert response.status_code in (200, 201), response.content[:500]
     assert state() != before
+
+
+# --- what a director sees in admin ----------------------------------------------------
+
+ADMIN_PAGES = [
+    "tournament",
+    "pair",
+    "round",
+    "board",
+    "boardresult",
+    "standing",
+    "pairboardscore",
+    "masterpointaward",
+    "playerprofile",
+    "ranktitle",
+    "clockheartbeat",
+]
+
+
+def test_the_group_is_enough_to_run_an_event_in_admin(events, director, client):
+    client.force_login(director)
+    for model in ADMIN_PAGES:
+        assert client.get(_url(model)).status_code == 200, model
+    running = events["running"]
+    page = client.get(reverse("admin:tournaments_tournament_change", args=[running.pk]))
+    assert page.status_code == 200
+    assert len(page.context["inline_admin_formsets"]) == 2  # its pairs and rounds
+    assert client.get(reverse("admin:tournaments_pair_add")).status_code == 200
+    search = client.get(
+        reverse("admin:autocomplete"),
+        {"app_label": "tournaments", "model_name": "pair", "field_name": "player1", "term": "free"},
+    )
+    assert search.status_code == 200
+    assert {r["text"] for r in search.json()["results"]} >= {"free-east", "free-west"}
+    # Nothing to delete, no accounts to edit.
+    user_page = client.get(reverse("admin:auth_user_change", args=[director.pk]))
+    assert "_save" not in user_page.content.decode()
+    assert "delete_selected" not in _offered(client, "pair")

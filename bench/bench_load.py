@@ -41,7 +41,7 @@ import urllib.request
 from datetime import timedelta
 from pathlib import Path
 
-from common import ROOT, build_field, bulk_results, print_table, record, setup_django
+from common import ROOT, build_field, bulk_results, director, print_table, record, setup_django
 
 TARGET_P99_MS = 300
 BIN = Path(sys.executable).parent
@@ -72,7 +72,7 @@ def build(tables: int, boards: int, rng: random.Random):
     clock.advance_tournament(tournament_id=tournament.id, now=now)
     first = Round.objects.get(tournament=tournament, number=1)
     bulk_results(round=first, rng=rng, unfinished=0.05, now=timezone.now())
-    clock.close_round_now(tournament=tournament, now=timezone.now(), round_number=1)
+    clock.close_round_now(tournament=tournament, by=director(), now=timezone.now(), round_number=1)
     return tournament
 
 
@@ -84,7 +84,9 @@ def next_round(tournament) -> None:
     from tournaments.services import clock
 
     current = current_round(tournament)
-    clock.close_round_now(tournament=tournament, now=timezone.now(), round_number=current.number)
+    clock.close_round_now(
+        tournament=tournament, by=director(), now=timezone.now(), round_number=current.number
+    )
 
 
 def plan_round(tournament, readers: int, rng: random.Random) -> dict:

@@ -93,6 +93,22 @@ def build_field(
     return tournament
 
 
+def director():
+    """The benchmarks' organiser: a staff account in the "Tournament directors" group
+    (the data migration makes it), so organiser actions pass the same permission check
+    a real director's do."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+
+    from tournaments.services.permissions import DIRECTORS_GROUP
+
+    user, _created = get_user_model().objects.get_or_create(
+        username="bench-director", defaults={"is_staff": True}
+    )
+    user.groups.add(Group.objects.get(name=DIRECTORS_GROUP))
+    return user
+
+
 def bulk_results(*, round, rng: random.Random, unfinished: float = 0.05, now: datetime) -> int:
     """Plausible results for every table and board of `round`, written in bulk.
 

@@ -38,6 +38,19 @@ def organiser(make_user):
 
 
 @pytest.fixture
+def director(make_user):
+    """A tournament director as docs/SECURITY.md advises: staff in the "Tournament
+    directors" group, not a superuser."""
+    from tournaments.services.permissions import directors_group
+
+    user = make_user("director", staff=False)
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+    user.groups.add(directors_group())
+    return user
+
+
+@pytest.fixture
 def make_tournament(db):
     from tournaments.models import Tournament
 
@@ -68,7 +81,9 @@ def register_pairs(make_user):
         for _ in range(n):
             a, b = make_user(), make_user()
             pairs.append(
-                register_pair(tournament=tournament, usernames=[a.username, b.username], now=now)
+                register_pair(
+                    by=None, tournament=tournament, usernames=[a.username, b.username], now=now
+                )
             )
         return pairs
 
@@ -77,8 +92,9 @@ def register_pairs(make_user):
 
 @pytest.fixture(autouse=True)
 def _rank_titles(request):
-    """Transactional tests flush the database, rank titles (a data migration) included;
-    put them back for every database test so the order of tests never matters."""
+    """Transactional tests flush the database, rank titles and the directors' group
+    (data migrations) included; put them back for every database test so the order of
+    tests never matters."""
     marker = request.node.get_closest_marker("django_db")
     if marker is None and not ({"db", "transactional_db"} & set(request.fixturenames)):
         return
@@ -86,7 +102,13 @@ def _rank_titles(request):
         marker is not None and marker.kwargs.get("transaction", False)
     )
     request.getfixturevalue("transactional_db" if transactional else "db")
+    from django.contrib.auth.models import Group
+
     from tournaments.models import RankTitle
+    from tournaments.services.permissions import DIRECTORS_GROUP, ensure_directors_group
+
+    if not Group.objects.filter(name=DIRECTORS_GROUP).exists():
+        ensure_directors_group()
 
     if not RankTitle.objects.exists():
         import scoring

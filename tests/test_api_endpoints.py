@@ -146,12 +146,14 @@ def test_start_now_seats_and_opens_round_one(organiser_api, make_tournament, reg
     assert body["events"]
 
 
-def test_get_round_shows_boards_seating_and_bye(public_api, make_tournament, register_pairs):
+def test_get_round_shows_boards_seating_and_bye(
+    organiser, public_api, make_tournament, register_pairs
+):
     from tournaments.services import clock
 
     t = make_tournament(start_at=timezone.now() + timedelta(days=1), boards_per_round=3)
     pairs = register_pairs(t, 5, now=timezone.now())
-    clock.start_now(tournament=t)
+    clock.start_now(by=organiser, tournament=t)
     body = public_api.get(f"/tournaments/{t.pk}/rounds/1").json()
     assert body["number"] == 1 and body["status"] == "open"
     assert [b["number"] for b in body["boards"]] == [1, 2, 3]

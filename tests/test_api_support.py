@@ -98,7 +98,7 @@ def public_api():
 
 
 @pytest.fixture
-def api_running(make_tournament, register_pairs):
+def api_running(organiser, make_tournament, register_pairs):
     """A started IMP tournament (4 pairs, 2 tables, 3 rounds × 2 boards), round 1 open now."""
     from tournaments.services import clock
 
@@ -108,7 +108,7 @@ def api_running(make_tournament, register_pairs):
         round_length=timedelta(minutes=30),
     )
     pairs = register_pairs(tournament, 4, now=timezone.now())
-    clock.start_now(tournament=tournament)
+    clock.start_now(by=organiser, tournament=tournament)
     tournament.refresh_from_db()
     return tournament, pairs
 

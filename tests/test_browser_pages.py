@@ -94,6 +94,7 @@ def running_event(make_tournament, users, *, n_pairs: int, **fields):
     )
     for i in range(n_pairs):
         register_pair(
+            by=None,
             tournament=tournament,
             usernames=[users[2 * i].username, users[2 * i + 1].username],
             now=now - timedelta(minutes=30),

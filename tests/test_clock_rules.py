@@ -127,27 +127,27 @@ def test_registration_closes_and_pending_proposals_lapse_at_the_start(event, mak
     assert registration.registration_problem(tournament, t0) is not None
 
 
-def test_start_now_and_its_refusals(event, t0):
+def test_start_now_and_its_refusals(organiser, event, t0):
     early = t0 - timedelta(hours=2)
     lonely = event(pairs=1)
     before = state(lonely)
     with pytest.raises(ClockError, match="at least two registered pairs"):
-        clock.start_now(tournament=lonely, now=early)
+        clock.start_now(by=organiser, tournament=lonely, now=early)
     assert state(lonely) == before
 
     tournament = event(pairs=4)
-    events = clock.start_now(tournament=tournament, now=early)
+    events = clock.start_now(by=organiser, tournament=tournament, now=early)
     assert events == [f"{tournament.name}: started, round 1 seated (2 tables)"]
     assert rounds_of(tournament) == [(1, "open", early, early + timedelta(minutes=20), None)]
     before = state(tournament)
     with pytest.raises(ClockError, match="already started"):
-        clock.start_now(tournament=tournament, now=early + MINUTE)
+        clock.start_now(by=organiser, tournament=tournament, now=early + MINUTE)
     assert state(tournament) == before
 
     paused = event(pairs=4)
-    clock.pause(tournament=paused, now=early)
+    clock.pause(by=organiser, tournament=paused, now=early)
     with pytest.raises(ClockError, match="paused; resume it first"):
-        clock.start_now(tournament=paused, now=early + MINUTE)
+        clock.start_now(by=organiser, tournament=paused, now=early + MINUTE)
 
 
 def test_advance_reads_the_real_clock_when_not_told(event, t0):
@@ -278,17 +278,19 @@ def test_a_result_cannot_be_entered_for_another_round_board(event, t0):
 # --- organiser actions --------------------------------------------------------------------
 
 
-def test_close_round_now(event, t0):
+def test_close_round_now(organiser, event, t0):
     tournament = event(gap_length=2 * MINUTE)
     before = state(tournament)
     with pytest.raises(ClockError, match="no round in play"):
-        clock.close_round_now(tournament=tournament, now=t0 - MINUTE)
+        clock.close_round_now(by=organiser, tournament=tournament, now=t0 - MINUTE)
     assert state(tournament) == before
 
     advance(now=t0)
     table = Table.objects.filter(round__tournament=tournament).order_by("number").first()
     submit(table, 1, "3NT", "N", 9, now=t0 + 5 * MINUTE)
-    event_text = clock.close_round_now(tournament=tournament, now=t0 + 10 * MINUTE, round_number=1)
+    event_text = clock.close_round_now(
+        by=organiser, tournament=tournament, now=t0 + 10 * MINUTE, round_number=1
+    )
     assert event_text == f"{tournament.name}: round 1 closed, round 2 seated"
     assert rounds_of(tournament) == [
         (1, "closed", t0, t0 + 20 * MINUTE, t0 + 10 * MINUTE),
@@ -301,84 +303,86 @@ def test_close_round_now(event, t0):
     # Round 2 is seated but not open: there is nothing to close.
     before = state(tournament)
     with pytest.raises(ClockError, match="no open round"):
-        clock.close_round_now(tournament=tournament, now=t0 + 11 * MINUTE)
+        clock.close_round_now(by=organiser, tournament=tournament, now=t0 + 11 * MINUTE)
     assert state(tournament) == before
     advance(now=t0 + 12 * MINUTE)
     # The organiser looked at round 1; round 2 is in play by the time of the click.
     before = state(tournament)
     with pytest.raises(ClockError, match="Round 1 is no longer in play"):
-        clock.close_round_now(tournament=tournament, now=t0 + 13 * MINUTE, round_number=1)
+        clock.close_round_now(
+            by=organiser, tournament=tournament, now=t0 + 13 * MINUTE, round_number=1
+        )
     assert state(tournament) == before
 
 
-def test_close_round_now_on_the_last_round_publishes_results(event, t0):
+def test_close_round_now_on_the_last_round_publishes_results(organiser, event, t0):
     tournament = event(rounds=1)
     advance(now=t0)
-    text = clock.close_round_now(tournament=tournament, now=t0 + 5 * MINUTE)
+    text = clock.close_round_now(by=organiser, tournament=tournament, now=t0 + 5 * MINUTE)
     assert text == f"{tournament.name}: round 1 closed, results published"
     tournament.refresh_from_db()
     assert (tournament.status, tournament.finished_at) == ("finished", t0 + 5 * MINUTE)
     with pytest.raises(ClockError, match="no round in play"):
-        clock.close_round_now(tournament=tournament, now=t0 + 6 * MINUTE)
+        clock.close_round_now(by=organiser, tournament=tournament, now=t0 + 6 * MINUTE)
 
 
-def test_extend_round_and_its_refusals(event, t0):
+def test_extend_round_and_its_refusals(organiser, event, t0):
     tournament = event()
     for minutes in (0, -5, 24 * 60 + 1, None):
         with pytest.raises(ClockError, match="positive number of minutes"):
-            clock.extend_round(tournament=tournament, minutes=minutes, now=t0)
+            clock.extend_round(by=organiser, tournament=tournament, minutes=minutes, now=t0)
     with pytest.raises(ClockError, match="no round in play"):
-        clock.extend_round(tournament=tournament, minutes=5, now=t0 - MINUTE)
+        clock.extend_round(by=organiser, tournament=tournament, minutes=5, now=t0 - MINUTE)
     advance(now=t0)
-    clock.extend_round(tournament=tournament, minutes=5, now=t0 + 10 * MINUTE)
+    clock.extend_round(by=organiser, tournament=tournament, minutes=5, now=t0 + 10 * MINUTE)
     assert rounds_of(tournament) == [(1, "open", t0, t0 + 25 * MINUTE, None)]
     assert not advance(now=t0 + 20 * MINUTE)
     table = Table.objects.filter(round__tournament=tournament).first()
     submit(table, 1, "3NT", "N", 9, now=t0 + 22 * MINUTE)  # the extra time is playable
     before = state(tournament)
     with pytest.raises(ClockError, match="Round 2 is no longer in play"):
-        clock.extend_round(tournament=tournament, minutes=5, now=t0, round_number=2)
+        clock.extend_round(by=organiser, tournament=tournament, minutes=5, now=t0, round_number=2)
     # Past the (extended) bell but before the tick: too late to extend.
     with pytest.raises(ClockError, match="already reached its bell"):
-        clock.extend_round(tournament=tournament, minutes=5, now=t0 + 25 * MINUTE)
+        clock.extend_round(by=organiser, tournament=tournament, minutes=5, now=t0 + 25 * MINUTE)
     assert state(tournament) == before
     advance(now=t0 + 25 * MINUTE)
     assert rounds_of(tournament)[0][1] == "closed"
 
 
-def test_pause_stops_the_clock_and_resume_moves_the_deadlines(event, t0):
+def test_pause_stops_the_clock_and_resume_moves_the_deadlines(organiser, event, t0):
     tournament = event(gap_length=3 * MINUTE)
     advance(now=t0)
     table = Table.objects.filter(round__tournament=tournament).first()
-    clock.pause(tournament=tournament, now=t0 + 5 * MINUTE)
+    clock.pause(by=organiser, tournament=tournament, now=t0 + 5 * MINUTE)
     with pytest.raises(ClockError, match="Only a scheduled or running"):
-        clock.pause(tournament=tournament, now=t0 + 6 * MINUTE)
+        clock.pause(by=organiser, tournament=tournament, now=t0 + 6 * MINUTE)
     before = state(tournament)
     with pytest.raises(RoundClosed, match="paused"):
         submit(table, 1, "3NT", "N", 9, now=t0 + 6 * MINUTE)
     assert not advance(now=t0 + 21 * MINUTE), "no bell while paused"
     assert state(tournament) == before
 
-    clock.resume(tournament=tournament, now=t0 + 22 * MINUTE)  # paused 17 minutes
+    clock.resume(by=organiser, tournament=tournament, now=t0 + 22 * MINUTE)  # paused 17 minutes
     assert rounds_of(tournament) == [(1, "open", t0, t0 + 37 * MINUTE, None)]
     submit(table, 1, "3NT", "N", 9, now=t0 + 30 * MINUTE)
     with pytest.raises(ClockError, match="not paused"):
-        clock.resume(tournament=tournament, now=t0 + 31 * MINUTE)
+        clock.resume(by=organiser, tournament=tournament, now=t0 + 31 * MINUTE)
     assert not advance(now=t0 + 37 * MINUTE - timedelta(seconds=1))
     advance(now=t0 + 37 * MINUTE)
     assert rounds_of(tournament)[1] == (2, "scheduled", t0 + 40 * MINUTE, t0 + 60 * MINUTE, None)
 
     # A pause in the gap moves the next round's start as well as its end.
-    clock.pause(tournament=tournament, now=t0 + 38 * MINUTE)
-    clock.resume(tournament=tournament, now=t0 + 48 * MINUTE)
+    clock.pause(by=organiser, tournament=tournament, now=t0 + 38 * MINUTE)
+    clock.resume(by=organiser, tournament=tournament, now=t0 + 48 * MINUTE)
     assert rounds_of(tournament)[1] == (2, "scheduled", t0 + 50 * MINUTE, t0 + 70 * MINUTE, None)
 
 
-def test_a_pause_before_the_start_moves_the_start(event, t0):
+def test_a_pause_before_the_start_moves_the_start(organiser, event, t0):
     tournament = event()
-    clock.pause(tournament=tournament, now=t0 - 10 * MINUTE)
+    clock.pause(by=organiser, tournament=tournament, now=t0 - 10 * MINUTE)
     assert not advance(now=t0)
-    clock.resume(tournament=tournament, now=t0 + 5 * MINUTE)
+    clock.resume(by=organiser, tournament=tournament, now=t0 + 5 * MINUTE)
     tournament.refresh_from_db()
     assert (tournament.status, tournament.start_at) == ("scheduled", t0 + 15 * MINUTE)
     assert not advance(now=t0 + 14 * MINUTE)
@@ -386,11 +390,11 @@ def test_a_pause_before_the_start_moves_the_start(event, t0):
     assert rounds_of(tournament)[0][:3] == (1, "open", t0 + 15 * MINUTE)
 
 
-def test_close_round_now_while_paused_resumes_first(event, t0):
+def test_close_round_now_while_paused_resumes_first(organiser, event, t0):
     tournament = event()
     advance(now=t0)
-    clock.pause(tournament=tournament, now=t0 + 5 * MINUTE)
-    clock.close_round_now(tournament=tournament, now=t0 + 8 * MINUTE)
+    clock.pause(by=organiser, tournament=tournament, now=t0 + 5 * MINUTE)
+    clock.close_round_now(by=organiser, tournament=tournament, now=t0 + 8 * MINUTE)
     tournament.refresh_from_db()
     assert (tournament.status, tournament.paused_at) == ("running", None)
     assert rounds_of(tournament)[1][:3] == (2, "open", t0 + 8 * MINUTE)
@@ -459,7 +463,7 @@ def test_rescore_is_idempotent_and_follows_a_director_correction(event, organise
     tournament.completion_threshold = 50
     tournament.save(update_fields=["completion_threshold"])
     rnd1 = Round.objects.get(tournament=tournament, number=1)
-    clock.rescore_round(round=rnd1, now=t0 + 50 * MINUTE)
+    clock.rescore_round(by=organiser, round=rnd1, now=t0 + 50 * MINUTE)
     ranks = dict(Pair.objects.filter(tournament=tournament).values_list("id", "rank"))
     # p1 and p4 tie on 10 IMPs and 1 board: earlier registration first. F = 4: top half.
     assert ranks == {p1.id: 1, p4.id: 2, p2.id: 3, p3.id: 4}
@@ -487,7 +491,7 @@ def test_rescore_is_idempotent_and_follows_a_director_correction(event, organise
         )
 
     snapshot = stored()
-    clock.rescore_round(round=rnd1, now=t0 + 51 * MINUTE)
+    clock.rescore_round(by=organiser, round=rnd1, now=t0 + 51 * MINUTE)
     assert stored() == snapshot
 
     # The director: table 2 actually made 4S (+420, 20 more than 400: 1 IMP).
@@ -532,12 +536,12 @@ def test_rescore_is_idempotent_and_follows_a_director_correction(event, organise
     )
 
 
-def test_rescore_refuses_an_open_round(event, t0):
+def test_rescore_refuses_an_open_round(organiser, event, t0):
     tournament = event()
     advance(now=t0)
     rnd = Round.objects.get(tournament=tournament, number=1)
     with pytest.raises(ClockError, match="Only a closed round"):
-        clock.rescore_round(round=rnd, now=t0 + MINUTE)
+        clock.rescore_round(by=organiser, round=rnd, now=t0 + MINUTE)
 
 
 def test_an_adjusted_score_in_a_closed_round_is_scored_at_once(event, organiser, t0):
@@ -588,11 +592,17 @@ def test_master_points_add_up_across_events_into_titles(make_tournament, make_us
             boards_per_round=1,
         )
         registration.register_pair(
-            tournament=tournament, usernames=[u.username for u in winners], now=start - MINUTE
+            by=None,
+            tournament=tournament,
+            usernames=[u.username for u in winners],
+            now=start - MINUTE,
         )
         others = [make_user(), make_user()]
         registration.register_pair(
-            tournament=tournament, usernames=[u.username for u in others], now=start - MINUTE
+            by=None,
+            tournament=tournament,
+            usernames=[u.username for u in others],
+            now=start - MINUTE,
         )
         advance(now=start)
         table = Table.objects.get(round__tournament=tournament)

@@ -67,14 +67,14 @@ def build_event(make_tournament, register_pairs, organiser, *, method: str, fini
         for user, name in ((pair.player1, first), (pair.player2, second)):
             user.profile.display_name = name
             user.profile.save()
-    clock.start_now(tournament=tournament)
+    clock.start_now(by=organiser, tournament=tournament)
     _enter_round(tournament, 1, organiser)
     # Pair 5 (the bye of round 1) withdraws: it is not seated in round 2.
     registration.withdraw_pair(pair=pairs[4], by=organiser)
-    clock.close_round_now(tournament=tournament)
+    clock.close_round_now(by=organiser, tournament=tournament)
     if finish:
         _enter_round(tournament, 2, organiser)
-        clock.close_round_now(tournament=tournament)
+        clock.close_round_now(by=organiser, tournament=tournament)
     tournament.refresh_from_db()
     return tournament, pairs
 

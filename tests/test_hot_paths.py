@@ -132,7 +132,7 @@ def test_timestamps_read_by_hand_come_back_aware_whatever_the_backend():
 # --- the live version ------------------------------------------------------------------
 
 
-def test_live_version_moves_exactly_when_the_live_pages_change(running, t0):
+def test_live_version_moves_exactly_when_the_live_pages_change(organiser, running, t0):
     tournament, pairs, round = running
     version = selectors.live_version(tournament_id=tournament.id)
     assert version and selectors.live_version(tournament_id=tournament.id) == version
@@ -142,15 +142,19 @@ def test_live_version_moves_exactly_when_the_live_pages_change(running, t0):
     submit(table, 1, "4S", "N", 10, now=t0 + timedelta(minutes=5))
     assert selectors.live_version(tournament_id=tournament.id) == version
 
-    clock.extend_round(tournament=tournament, minutes=5, now=t0 + timedelta(minutes=6))
+    clock.extend_round(
+        by=organiser, tournament=tournament, minutes=5, now=t0 + timedelta(minutes=6)
+    )
     extended = selectors.live_version(tournament_id=tournament.id)
     assert extended != version
 
-    clock.close_round_now(tournament=tournament, now=t0 + timedelta(minutes=10), round_number=1)
+    clock.close_round_now(
+        by=organiser, tournament=tournament, now=t0 + timedelta(minutes=10), round_number=1
+    )
     closed = selectors.live_version(tournament_id=tournament.id)
     assert closed not in (version, extended)
 
-    clock.rescore_round(round=round)
+    clock.rescore_round(by=organiser, round=round)
     rescored = selectors.live_version(tournament_id=tournament.id)
     assert rescored != closed
 

@@ -348,7 +348,7 @@ def test_home_shows_a_player_where_they_sit_now(client, event, make_user):
     assert "Your table" not in client.get(reverse("home")).content.decode()
 
 
-def test_the_live_fragment_is_empty_until_something_changes(client, event):
+def test_the_live_fragment_is_empty_until_something_changes(organiser, client, event):
     url = reverse("standings_fragment", args=[event.t.id])
     first = client.get(url)
     version = first.context["live_version"]
@@ -364,7 +364,7 @@ def test_the_live_fragment_is_empty_until_something_changes(client, event):
     assert client.get(url, {"v": new_version}).status_code == 204
 
     # A re-score rewrites the standings: the pages notice.
-    rescore_round(round=event.round)
+    rescore_round(by=organiser, round=event.round)
     assert client.get(url, {"v": new_version}).status_code == 200
 
 

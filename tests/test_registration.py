@@ -98,7 +98,7 @@ def test_registration_closes_when_round_one_starts(open_tournament, register_pai
         )
     with pytest.raises(RegistrationError, match="closed"):
         registration.register_pair(
-            tournament=open_tournament, usernames=[x.username, y.username], now=t0
+            by=None, tournament=open_tournament, usernames=[x.username, y.username], now=t0
         )
     assert snapshot() == state
 
@@ -172,7 +172,7 @@ def test_the_same_players_may_play_in_another_tournament(make_tournament, make_u
     a, b = make_user(), make_user()
     for _ in range(2):
         registration.register_pair(
-            tournament=make_tournament(), usernames=[a.username, b.username], now=before
+            by=None, tournament=make_tournament(), usernames=[a.username, b.username], now=before
         )
     assert Pair.objects.filter(player1=a).count() == 2
 
@@ -191,6 +191,7 @@ def test_racing_double_registration_lets_exactly_one_through(make_tournament, ma
         try:
             barrier.wait()
             registration.register_pair(
+                by=None,
                 tournament=tournament,
                 usernames=[star.username, partner.username],
                 now=t0 - timedelta(hours=1),

@@ -29,8 +29,24 @@ from .models import (
     Tournament,
 )
 from .services import clock, registration, results
+from .services.permissions import (
+    DIRECT_RESULTS,
+    DIRECT_RESULTS_CODENAME,
+    MANAGE_PLAYERS,
+    MANAGE_PLAYERS_CODENAME,
+    RUN_CLOCK,
+    RUN_CLOCK_CODENAME,
+)
 
 STALE_CLOCK_SECONDS = 30
+
+
+class RunsClock:
+    """Admin actions declaring `permissions=[RUN_CLOCK_CODENAME]` are offered only to
+    users holding it; the service checks it again."""
+
+    def has_run_clock_permission(self, request) -> bool:
+        return request.user.has_perm(RUN_CLOCK)
 
 
 def _run(modeladmin, request, label, func, *args, _describe=None, **kwargs):
@@ -131,7 +147,7 @@ class ExtendForm(forms.Form):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(RunsClock, admin.ModelAdmin):
     form = TournamentAdminForm
     list_display = (
         "name",
@@ -244,10 +260,10 @@ class TournamentAdmin(admin.ModelAdmin):
             beat.last_driver,
         )
 
-    @admin.action(description=_("Start now"))
+    @admin.action(description=_("Start now"), permissions=[RUN_CLOCK_CODENAME])
     def start_now(self, request, queryset):
         for t in queryset:
-            _run(self, request, t.name, clock.start_now, tournament=t)
+            _run(self, request, t.name, clock.start_now, tournament=t, by=request.user)
 
     def _confirm_page(self, request, queryset, form, action, title):
         return render(
@@ -263,7 +279,7 @@ class TournamentAdmin(admin.ModelAdmin):
             },
         )
 
-    @admin.action(description=_("Close the current round now…"))
+    @admin.action(description=_("Close the current round now…"), permissions=[RUN_CLOCK_CODENAME])
     def close_round_now(self, request, queryset):
         # Closing cuts off every unfinished board for good, so it is confirmed on a page
         # that names the round.
@@ -272,7 +288,7 @@ class TournamentAdmin(admin.ModelAdmin):
             action="close_round_now", title=_("Close the current round now"),
         )  # fmt: skip
 
-    @admin.action(description=_("Extend the current round…"))
+    @admin.action(description=_("Extend the current round…"), permissions=[RUN_CLOCK_CODENAME])
     def extend_round(self, request, queryset):
         return self._round_action(
             request, queryset, ExtendForm, clock.extend_round,
@@ -293,26 +309,30 @@ class TournamentAdmin(admin.ModelAdmin):
             return self._confirm_page(request, queryset, form, action, title)
         for t in queryset:
             _run(
-                self, request, t.name, service, tournament=t,
+                self, request, t.name, service, tournament=t, by=request.user,
                 round_number=form.cleaned_data.get(f"round_{t.pk}"),
                 **{name: form.cleaned_data[name] for name in fields},
                 _describe=describe,
             )  # fmt: skip
         return None
 
-    @admin.action(description=_("Pause"))
+    @admin.action(description=_("Pause"), permissions=[RUN_CLOCK_CODENAME])
     def pause(self, request, queryset):
         for t in queryset:
-            _run(self, request, t.name, clock.pause, tournament=t, _describe=lambda _t: _("paused"))
+            _run(
+                self, request, t.name, clock.pause, tournament=t, by=request.user,
+                _describe=lambda _t: _("paused"),
+            )  # fmt: skip
 
-    @admin.action(description=_("Resume"))
+    @admin.action(description=_("Resume"), permissions=[RUN_CLOCK_CODENAME])
     def resume(self, request, queryset):
         for t in queryset:
             _run(
-                self, request, t.name, clock.resume, tournament=t, _describe=lambda _t: _("resumed")
-            )
+                self, request, t.name, clock.resume, tournament=t, by=request.user,
+                _describe=lambda _t: _("resumed"),
+            )  # fmt: skip
 
-    @admin.action(description=_("Re-score the last closed round"))
+    @admin.action(description=_("Re-score the last closed round"), permissions=[RUN_CLOCK_CODENAME])
     def rescore_last_round(self, request, queryset):
         for t in queryset:
             last = t.round_set.filter(status="closed").order_by("-number").first()
@@ -325,6 +345,7 @@ class TournamentAdmin(admin.ModelAdmin):
                 t.name,
                 clock.rescore_round,
                 round=last,
+                by=request.user,
                 _describe=lambda _none, n=last.number: _("round %(n)s re-scored") % {"n": n},
             )
 
@@ -360,6 +381,13 @@ class PairAdmin(admin.ModelAdmin):
     autocomplete_fields = ("player1", "player2", "tournament")
     actions = ["withdraw"]
 
+    def has_manage_players_permission(self, request) -> bool:
+        return request.user.has_perm(MANAGE_PLAYERS)
+
+    def has_add_permission(self, request):
+        # Adding a pair here registers it on the players' behalf (save_model).
+        return super().has_add_permission(request) and self.has_manage_players_permission(request)
+
     def get_readonly_fields(self, request, obj=None):
         if obj is not None:
             return self.readonly_fields + ("tournament", "player1", "player2")
@@ -373,6 +401,7 @@ class PairAdmin(admin.ModelAdmin):
             pair = registration.register_pair(
                 tournament=obj.tournament,
                 usernames=[obj.player1.get_username(), obj.player2.get_username()],
+                by=request.user,
             )
         except ServiceError as error:
             raise forms.ValidationError(str(error)) from error
@@ -403,7 +432,10 @@ class PairAdmin(admin.ModelAdmin):
             form.clean = clean
         return form
 
-    @admin.action(description=_("Withdraw (not seated from the next round)"))
+    @admin.action(
+        description=_("Withdraw (not seated from the next round)"),
+        permissions=[MANAGE_PLAYERS_CODENAME],
+    )
     def withdraw(self, request, queryset):
         for pair in queryset:
             _run(self, request, str(pair), registration.withdraw_pair, pair=pair, by=request.user)
@@ -422,7 +454,7 @@ class TableInline(admin.TabularInline):
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(RunsClock, admin.ModelAdmin):
     list_display = (
         "__str__",
         "status",
@@ -449,7 +481,7 @@ class RoundAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False
 
-    @admin.action(description=_("Re-score (closed rounds)"))
+    @admin.action(description=_("Re-score (closed rounds)"), permissions=[RUN_CLOCK_CODENAME])
     def rescore(self, request, queryset):
         for r in queryset:
             _run(
@@ -458,6 +490,7 @@ class RoundAdmin(admin.ModelAdmin):
                 str(r),
                 clock.rescore_round,
                 round=r,
+                by=request.user,
                 _describe=lambda _none: _("re-scored"),
             )
 
@@ -576,6 +609,16 @@ class BoardResultAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False
 
+    def has_direct_results_permission(self, request) -> bool:
+        return request.user.has_perm(DIRECT_RESULTS)
+
+    def has_change_permission(self, request, obj=None):
+        # The change form is the director's correction (director_set_result): without
+        # the power the result is shown read-only.
+        return super().has_change_permission(request, obj) and self.has_direct_results_permission(
+            request
+        )
+
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change=change, **kwargs)
         return type(form.__name__, (form,), {"director": request.user})
@@ -587,7 +630,9 @@ class BoardResultAdmin(admin.ModelAdmin):
         results.director_set_result(**form.service_kwargs())
         obj.refresh_from_db()
 
-    @admin.action(description=_("Replace by an adjusted score…"))
+    @admin.action(
+        description=_("Replace by an adjusted score…"), permissions=[DIRECT_RESULTS_CODENAME]
+    )
     def adjust(self, request, queryset):
         if "apply" in request.POST:
             form = AdjustForm(request.POST)

@@ -52,3 +52,12 @@ def scoring_message(error) -> str:
     params = getattr(error, "params", None) or {}
     translated = gettext(template)
     return translated % params if params else translated
+
+
+class PermissionRequired(NotAllowed):
+    """The person lacks the Django permission an organiser's power needs
+    (`services.permissions.require`)."""
+
+    def __init__(self, message: str, *, permission: str):
+        super().__init__(message)
+        self.permission = permission

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 import scoring
 
 from . import validators
+from .services.permissions import ORGANISER_PERMISSIONS
 
 
 class ScoringMethod(models.TextChoices):
@@ -164,6 +165,8 @@ class Tournament(models.Model):
         ordering = ["-start_at", "-id"]
         verbose_name = _("tournament")
         verbose_name_plural = _("tournaments")
+        # The organiser's powers (services.permissions); Django adds add/change/view/delete.
+        permissions = ORGANISER_PERMISSIONS
         constraints = [
             models.CheckConstraint(condition=Q(rounds__gte=1), name="tournament_rounds_positive"),
             models.CheckConstraint(

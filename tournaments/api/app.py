@@ -12,7 +12,8 @@ api = NinjaAPI(
     version="1",
     description=(
         "Results are public; writing needs `Authorization: Bearer <token>` "
-        "(`manage.py api_token <username>`), most writes an organiser's token. "
+        "(`manage.py api_token <username>`), most writes a tournament director's token "
+        "(a staff account holding the permission for it). "
         'Every refusal is `{"error": "<message>"}` with a 4xx status.'
     ),
     urls_namespace="api",

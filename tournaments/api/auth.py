@@ -62,7 +62,11 @@ class TokenAuth(HttpBearer):
 
 class OrganiserAuth(TokenAuth):
     """A valid token of a staff user; a valid token of anyone else is refused with 403
-    (before the body is read, so a player learns nothing from validation errors)."""
+    (before the body is read, so a player learns nothing from validation errors).
+
+    Being staff is not enough: each service then checks the permission its power needs
+    (`services.permissions`) and refuses with 403 too.
+    """
 
     def authenticate(self, request, token):
         user = super().authenticate(request, token)

@@ -128,7 +128,9 @@ def _result(result, *, table: int, board: int) -> dict:
     summary="Create a player (organiser)",
 )
 def create_player(request, payload: PlayerIn):
-    user = setup.create_player(username=payload.username, display_name=payload.display_name)
+    user = setup.create_player(
+        username=payload.username, display_name=payload.display_name, by=request.auth
+    )
     return Status(
         201, {"id": user.id, "username": user.username, "display_name": payload.display_name}
     )
@@ -153,7 +155,7 @@ def create_tournament(request, payload: TournamentIn):
         scoring=payload.scoring,
         completion_threshold=payload.completion_threshold,
         unplayed_policy=payload.unplayed_policy,
-        created_by=request.auth,
+        by=request.auth,
     )
     return Status(201, _tournament(t, pair_count=0))
 
@@ -195,7 +197,7 @@ def get_tournament(request, tournament_id: int):
 )
 def register_pair(request, tournament_id: int, payload: PairIn):
     t = lookups.get_tournament(tournament_id)
-    pair = registration.register_pair(tournament=t, usernames=payload.players)
+    pair = registration.register_pair(tournament=t, usernames=payload.players, by=request.auth)
     return Status(201, _pair(pair))
 
 
@@ -221,7 +223,7 @@ def withdraw_pair(request, tournament_id: int, pair_id: int):
 )
 def start_tournament(request, tournament_id: int):
     t = lookups.get_tournament(tournament_id)
-    events = clock.start_now(tournament=t)
+    events = clock.start_now(tournament=t, by=request.auth)
     return {"tournament": _tournament_now(t), "events": events}
 
 
@@ -239,7 +241,7 @@ def close_round(request, tournament_id: int, number: int):
     # re-checks the number under its lock, so the bell can't slip in between.
     if round.status != RoundStatus.OPEN:
         raise ClockError(_("Round %(n)s is not the open round.") % {"n": number})
-    message = clock.close_round_now(tournament=t, round_number=number)
+    message = clock.close_round_now(tournament=t, round_number=number, by=request.auth)
     return {"message": message, "tournament": _tournament_now(t)}
 
 

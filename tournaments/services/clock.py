@@ -8,7 +8,9 @@ unique round number) makes a repeated tick a no-op. A worker that dies mid-trans
 rolls the whole transaction back and the next tick does it again from the start.
 
 Organiser actions (start now, close now, extend, pause/resume, re-score) take the
-same lock without SKIP LOCKED and go through the same functions.
+same lock without SKIP LOCKED and go through the same functions. They need the
+`tournaments.run_clock` permission of the user `by`; the clock itself (`advance`) is the
+system and needs none.
 
 Lock order, everywhere: the tournament row, then the round row. Result entry holds its
 round FOR SHARE while it checks the bell and writes, so a close (round FOR UPDATE) sees
@@ -49,6 +51,7 @@ from ..models import (
 )
 from . import board_scoring
 from .bulk import insert_rows
+from .permissions import RUN_CLOCK, require
 
 logger = logging.getLogger(__name__)
 
@@ -372,8 +375,9 @@ def _lock(tournament_id: int) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament_id)
 
 
-def start_now(*, tournament: Tournament, now: datetime | None = None) -> list[str]:
+def start_now(*, tournament: Tournament, by, now: datetime | None = None) -> list[str]:
     now = now or timezone.now()
+    require(by, RUN_CLOCK)
     with transaction.atomic():
         tournament = _lock(tournament.pk)
         if tournament.status == TournamentStatus.PAUSED:
@@ -401,13 +405,18 @@ def _check_round_number(current: Round, round_number: int | None) -> None:
 
 
 def close_round_now(
-    *, tournament: Tournament, now: datetime | None = None, round_number: int | None = None
+    *,
+    tournament: Tournament,
+    by,
+    now: datetime | None = None,
+    round_number: int | None = None,
 ) -> str:
     """The director closes the open round early (e.g. every table has finished).
 
     `round_number`, when given, must be the open round's number (see _check_round_number).
     """
     now = now or timezone.now()
+    require(by, RUN_CLOCK)
     with transaction.atomic(durable=True):
         tournament = _lock(tournament.pk)
         if tournament.status not in (TournamentStatus.RUNNING, TournamentStatus.PAUSED):
@@ -425,11 +434,13 @@ def extend_round(
     *,
     tournament: Tournament,
     minutes: float,
+    by,
     now: datetime | None = None,
     round_number: int | None = None,
 ) -> Round:
     """Move the bell of the round in play `minutes` later (`round_number` as for close)."""
     now = now or timezone.now()
+    require(by, RUN_CLOCK)
     if not minutes or minutes <= 0 or minutes > 24 * 60:
         raise ClockError(_("Extend by a positive number of minutes (at most a day)."))
     with transaction.atomic():
@@ -445,8 +456,9 @@ def extend_round(
         return current
 
 
-def pause(*, tournament: Tournament, now: datetime | None = None) -> Tournament:
+def pause(*, tournament: Tournament, by, now: datetime | None = None) -> Tournament:
     now = now or timezone.now()
+    require(by, RUN_CLOCK)
     with transaction.atomic():
         tournament = _lock(tournament.pk)
         if tournament.status not in (TournamentStatus.SCHEDULED, TournamentStatus.RUNNING):
@@ -457,8 +469,9 @@ def pause(*, tournament: Tournament, now: datetime | None = None) -> Tournament:
         return tournament
 
 
-def resume(*, tournament: Tournament, now: datetime | None = None) -> Tournament:
+def resume(*, tournament: Tournament, by, now: datetime | None = None) -> Tournament:
     now = now or timezone.now()
+    require(by, RUN_CLOCK)
     with transaction.atomic():
         tournament = _lock(tournament.pk)
         if tournament.status != TournamentStatus.PAUSED:
@@ -486,13 +499,19 @@ def _resume(tournament: Tournament, now: datetime) -> None:
     tournament.save(update_fields=["status", "start_at", "paused_at"])
 
 
-def rescore_round(*, round: Round, now: datetime | None = None) -> None:
+def rescore_round(*, round: Round, by, now: datetime | None = None) -> None:
     """Score a closed round again from its stored results.
 
     Totals and the standings of this and later rounds are recomputed; seatings already
     made stay as they are; final results and master points follow if the event is over.
     """
-    now = now or timezone.now()
+    require(by, RUN_CLOCK)
+    rescore_closed_round(round=round, now=now or timezone.now())
+
+
+def rescore_closed_round(*, round: Round, now: datetime) -> None:
+    """`rescore_round` for a service that already checked its own permission: a
+    director's result in a closed round re-scores it (`results.director_set_result`)."""
     with transaction.atomic():
         tournament = _lock(round.tournament_id)
         round = Round.objects.select_related("tournament").get(pk=round.pk)

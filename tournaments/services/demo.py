@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from ..models import Round, Table, Tournament, TournamentStatus
 from . import board_scoring
+from .permissions import directors_group
 from .registration import register_pair
 from .simulation import ensure_players as ensure_users
 from .simulation import simulate_tournament
@@ -80,12 +81,13 @@ DEMO_NAMES = [
 
 
 def ensure_organiser() -> User:
-    user, created = User.objects.get_or_create(
-        username=DEMO_ORGANISER, defaults={"is_staff": True, "is_superuser": True}
-    )
+    """The demo's tournament director: staff in the "Tournament directors" group, not a
+    superuser, as docs/SECURITY.md advises for real organisers."""
+    user, created = User.objects.get_or_create(username=DEMO_ORGANISER, defaults={"is_staff": True})
     if created:
         user.set_password(DEMO_PASSWORD)
         user.save()
+    user.groups.add(directors_group())
     return user
 
 
@@ -220,6 +222,7 @@ def _create_live(
         register_pair(
             tournament=tournament,
             usernames=[players[2 * i].username, players[2 * i + 1].username],
+            by=None,  # the system sets up the demo
             now=now,
         )
     return tournament

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from ..errors import NotAllowed, RegistrationError
 from ..models import Pair, PairMember, PairStatus, Tournament, TournamentStatus
+from .permissions import MANAGE_PLAYERS, allowed, require
 
 User = get_user_model()
 
@@ -137,10 +138,12 @@ def cancel_pair(*, pair: Pair, user) -> None:
 
 
 def register_pair(
-    *, tournament: Tournament, usernames: list[str], now: datetime | None = None
+    *, tournament: Tournament, usernames: list[str], by, now: datetime | None = None
 ) -> Pair:
-    """An organiser registers a confirmed pair directly (admin, API, simulation)."""
+    """A director (`tournaments.manage_players`) registers a confirmed pair on the
+    players' behalf (admin, API); `by=None` is the system (simulation, demo, commands)."""
     now = now or timezone.now()
+    require(by, MANAGE_PLAYERS, system=True)
     if len(usernames) != 2:
         raise RegistrationError(_("A pair is exactly two players."))
     player1, player2 = (_find_player(u) for u in usernames)
@@ -154,7 +157,8 @@ def register_pair(
 
 
 def withdraw_pair(*, pair: Pair, by, now: datetime | None = None) -> Pair:
-    """The pair (or an organiser) withdraws: not seated from the next seating on.
+    """The pair (or a director: `tournaments.manage_players`) withdraws: not seated
+    from the next seating on.
 
     It keeps its scores so far and stays in the results (SPEC 1, 弃权).
     """
@@ -162,7 +166,7 @@ def withdraw_pair(*, pair: Pair, by, now: datetime | None = None) -> Pair:
     with transaction.atomic():
         _lock_tournament(pair.tournament_id)
         pair = Pair.objects.select_for_update().select_related("tournament").get(pk=pair.pk)
-        if not (by.is_staff or by.pk in (pair.player1_id, pair.player2_id)):
+        if by.pk not in (pair.player1_id, pair.player2_id) and not allowed(by, MANAGE_PLAYERS):
             raise NotAllowed(_("Only the pair's players or an organiser can withdraw it."))
         if pair.status != PairStatus.CONFIRMED:
             raise RegistrationError(_("Only a registered pair can withdraw."))

@@ -31,6 +31,7 @@ from ..models import (
     Tournament,
     TournamentStatus,
 )
+from .permissions import DIRECT_RESULTS, allowed, require
 
 LEAD_SUITS = {
     "S": "S",
@@ -222,8 +223,9 @@ def submit_result(
     user,
     now: datetime | None = None,
 ) -> BoardResult:
-    """A seated player (or an organiser) enters or corrects a table's result while the
-    round is open. After the bell it is refused with the clock's message.
+    """A seated player (or a director: `tournaments.direct_results`) enters or corrects
+    a table's result while the round is open. After the bell it is refused with the
+    clock's message.
 
     This is the hot path of the last minute of a round (every table at once), so it is
     two statements inside the transaction: the round lock that also reads the checks'
@@ -238,7 +240,7 @@ def submit_result(
         # Seatings never change once made, so pairs read before the lock stay right.
         table = Table.objects.select_related("ns_pair", "ew_pair").get(pk=table.pk)
     side = seat_of(table, user)
-    if side is None and not user.is_staff:
+    if side is None and not allowed(user, DIRECT_RESULTS):
         raise NotAllowed(
             _("Only the players at table %(t)s can enter its results.") % {"t": table.number}
         )
@@ -259,7 +261,7 @@ def submit_result(
             raise NotFound(
                 _("Board %(b)s is not played in round %(n)s.") % {"b": board_number, "n": number}
             )
-        if existing == ResultState.ADJUSTED and not user.is_staff:
+        if existing == ResultState.ADJUSTED and not allowed(user, DIRECT_RESULTS):
             raise NotAllowed(_("The director has adjusted this board; ask the director."))
         fields = _with_score(validated, vul)
         # A new or changed result needs the other side's confirmation (again).
@@ -349,11 +351,10 @@ def director_set_result(
     In a closed round the round is re-scored at once, so totals (and final results)
     follow; later seatings stay as they were.
     """
-    from .clock import rescore_round
+    from .clock import rescore_closed_round
 
     now = now or timezone.now()
-    if not by.is_staff:
-        raise NotAllowed(_("Only an organiser can adjust results."))
+    require(by, DIRECT_RESULTS)
     adjusting = bool(ns_adjustment or ew_adjustment)
     if adjusting == (entry is not None):
         raise ResultRefused(_("Give either a played result or an adjusted score, not both."))
@@ -401,5 +402,5 @@ def director_set_result(
         result.disputed = False
         result.save()
         if round.status == RoundStatus.CLOSED:
-            rescore_round(round=round, now=now)
+            rescore_closed_round(round=round, now=now)
         return result

@@ -31,6 +31,7 @@ from ..validators import (  # noqa: F401  (the limits, re-exported for callers o
     MAX_ROUNDS,
     MIN_ROUND_MINUTES,
 )
+from .permissions import ADD_TOURNAMENT, MANAGE_PLAYERS, require
 
 User = get_user_model()
 
@@ -58,8 +59,12 @@ def _checked(validator, value, *args) -> None:
         raise SetupError(error.messages[0]) from None
 
 
-def create_player(*, username: str, display_name: str = "") -> User:
-    """A player account for the API: no usable password (they sign in by token or reset)."""
+def create_player(*, username: str, display_name: str = "", by) -> User:
+    """A player account for the API: no usable password (they sign in by token or reset).
+
+    `by` needs `tournaments.manage_players`.
+    """
+    require(by, MANAGE_PLAYERS)
     username = (username or "").strip() if isinstance(username, str) else ""
     display_name = (display_name or "").strip() if isinstance(display_name, str) else ""
     if not username:
@@ -182,11 +187,15 @@ def create_tournament(
     completion_threshold: float = 70,
     unplayed_policy: str = UnplayedPolicy.NOT_PLAYED,
     registration_opens_at: datetime | None = None,
-    created_by=None,
+    by,
     now: datetime | None = None,
 ) -> Tournament:
-    """Validate every setting and create a scheduled tournament; refuse with a message."""
+    """Validate every setting and create a scheduled tournament; refuse with a message.
+
+    `by` needs `tournaments.add_tournament` and is recorded as its creator.
+    """
     now = now or timezone.now()
+    require(by, ADD_TOURNAMENT)
     name = name.strip() if isinstance(name, str) else ""
     if not name:
         raise SetupError(_("Give the tournament a name."))
@@ -228,5 +237,5 @@ def create_tournament(
         scoring_method=scoring,
         completion_threshold=threshold,
         unplayed_policy=unplayed_policy,
-        created_by=created_by,
+        created_by=by,
     )

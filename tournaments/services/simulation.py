@@ -475,6 +475,7 @@ def simulate_tournament(
         register_pair(
             tournament=tournament,
             usernames=[players[2 * i].username, players[2 * i + 1].username],
+            by=None,  # the system: simulations run from commands, the demo and tests
             now=start_at - timedelta(hours=1),
         )
     say(f"{tournament.name}: {pairs} pairs registered, starting at {start_at:%Y-%m-%d %H:%M}")

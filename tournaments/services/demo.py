@@ -21,7 +21,7 @@ from ..models import Round, Table, Tournament, TournamentStatus
 from . import board_scoring
 from .registration import register_pair
 from .simulation import ensure_players as ensure_users
-from .simulation import simulate_tournament
+from .simulation import refuse_demo_data_unless_allowed, simulate_tournament
 
 User = get_user_model()
 
@@ -80,6 +80,7 @@ DEMO_NAMES = [
 
 
 def ensure_organiser() -> User:
+    refuse_demo_data_unless_allowed()
     user, created = User.objects.get_or_create(
         username=DEMO_ORGANISER, defaults={"is_staff": True, "is_superuser": True}
     )
@@ -147,6 +148,7 @@ def ensure_demo(
 ) -> DemoSetup:
     """The organiser, the players, a live demo and (unless `finished` is False) a
     finished one; idempotent."""
+    refuse_demo_data_unless_allowed()
     wall_clock = now is None
     now = now or timezone.now()
     organiser = ensure_organiser()

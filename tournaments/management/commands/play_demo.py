@@ -6,8 +6,8 @@ import threading
 from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections
 
-from tournaments.models import Tournament
 from tournaments.errors import ServiceError
+from tournaments.models import Tournament
 from tournaments.services.simulation import play_tick, refuse_demo_data_unless_allowed
 
 

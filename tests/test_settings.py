@@ -72,7 +72,9 @@ from django.test import Client
 from tournaments.models import ApiToken, Board, Table
 table = Table.objects.select_related("round", "ns_pair").order_by("-round__number").first()
 board = Board.objects.filter(round=table.round).order_by("number").first()
-ApiToken.objects.create(user_id=table.ns_pair.player1_id, key="k" * 40)
+token = ApiToken(user_id=table.ns_pair.player1_id)
+token.set_key("k" * 40)
+token.save()
 path = (f"/api/v1/tournaments/{table.round.tournament_id}/rounds/{table.round.number}"
         f"/tables/{table.number}/boards/{board.number}")
 response = Client().put(path, json.dumps({"contract": "3NT", "declarer": "S", "tricks": 9}),

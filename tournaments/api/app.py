@@ -11,8 +11,12 @@ api = NinjaAPI(
     title="Swiss pairs director API",
     version="1",
     description=(
-        "Results are public; writing needs `Authorization: Bearer <token>` "
-        "(`manage.py api_token <username>`), most writes an organiser's token. "
+        "Results are public; writing needs `Authorization: Bearer <token>`, most writes "
+        "an organiser's token. `manage.py api_token <username>` (or admin, API tokens) "
+        "issues a token and shows its key once: only a hash is stored. Tokens may expire "
+        "(`--expires-in-days`) and are revoked with `api_token --revoke <prefix>` or in "
+        "admin; an expired or revoked token is refused with 401. Writes are rate-limited "
+        "per user and per address (429 with a message when exceeded). "
         'Every refusal is `{"error": "<message>"}` with a 4xx status.'
     ),
     urls_namespace="api",

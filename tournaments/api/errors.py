@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from ..errors import ServiceError
+from .auth import TokenRefused
 
 
 def _error(api, request, message: str, status: int, **headers):
@@ -42,6 +43,8 @@ def install(api) -> None:
 
     def authentication_error(request, exc: AuthenticationError):
         message = _("Authentication required: send the header “Authorization: Bearer <token>”.")
+        if isinstance(exc, TokenRefused):  # a known token that expired or was revoked
+            message = exc.message
         return _error(api, request, message, 401, WWW_Authenticate="Bearer")
 
     def http_error(request, exc: HttpError):

@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from ninja import Query, Router, Status
 from pydantic import TypeAdapter
 
-from .. import exports, live_cache, selectors
+from .. import live_cache, selectors
 from ..errors import ClockError
 from ..models import RoundStatus, Tournament
 from ..services import clock, registration, results, setup
@@ -416,7 +416,7 @@ def _file_response(media_type: str, description: str) -> dict:
 def export_pbn(request, tournament_id: int):
     t = lookups.get_tournament(tournament_id)
     return _download(
-        exports.pbn_export(tournament=t),
+        cached.export(t, selectors.live_version(tournament_id=t.pk), "pbn"),
         filename=f"tournament-{t.pk}.pbn",
         content_type="text/plain; charset=utf-8",
     )
@@ -432,7 +432,7 @@ def export_pbn(request, tournament_id: int):
 def export_usebio(request, tournament_id: int):
     t = lookups.get_tournament(tournament_id)
     return _download(
-        exports.usebio_export(tournament=t),
+        cached.export(t, selectors.live_version(tournament_id=t.pk), "usebio"),
         filename=f"tournament-{t.pk}-usebio.xml",
         content_type="application/xml; charset=utf-8",
     )

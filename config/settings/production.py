@@ -42,6 +42,8 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=env("REDIS_URL", default=None))
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Behind one reverse proxy by default: the limits count the address it saw.
+TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=1)
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True

@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from ninja import Query, Router, Status
 from pydantic import TypeAdapter
 
-from .. import live_cache, selectors
+from .. import limits, live_cache, selectors
 from ..errors import ClockError
 from ..models import RoundStatus, Tournament
 from ..services import clock, registration, results, setup
@@ -35,7 +35,7 @@ from .schemas import (
 router = Router()
 
 ERRORS = {400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut}
-WRITE_ERRORS = {**ERRORS, 401: ErrorOut, 403: ErrorOut}
+WRITE_ERRORS = {**ERRORS, 401: ErrorOut, 403: ErrorOut, 429: ErrorOut}
 
 
 _STANDINGS = TypeAdapter(list[StandingOut])
@@ -123,6 +123,7 @@ def _result(result, *, table: int, board: int) -> dict:
 @router.post(
     "/players",
     auth=organiser_auth,
+    throttle=limits.API_WRITE_LIMITS,
     response={201: PlayerCreatedOut, **WRITE_ERRORS},
     tags=["setup"],
     summary="Create a player (organiser)",
@@ -137,6 +138,7 @@ def create_player(request, payload: PlayerIn):
 @router.post(
     "/tournaments",
     auth=organiser_auth,
+    throttle=limits.API_WRITE_LIMITS,
     response={201: TournamentOut, **WRITE_ERRORS},
     tags=["setup"],
     summary="Create a tournament (organiser)",
@@ -189,6 +191,7 @@ def get_tournament(request, tournament_id: int):
 @router.post(
     "/tournaments/{tournament_id}/pairs",
     auth=organiser_auth,
+    throttle=limits.API_WRITE_LIMITS,
     response={201: PairOut, **WRITE_ERRORS},
     tags=["setup"],
     summary="Register a confirmed pair (organiser)",
@@ -202,6 +205,7 @@ def register_pair(request, tournament_id: int, payload: PairIn):
 @router.post(
     "/tournaments/{tournament_id}/pairs/{pair_id}/withdraw",
     auth=organiser_auth,
+    throttle=limits.API_WRITE_LIMITS,
     response={200: PairOut, **WRITE_ERRORS},
     tags=["setup"],
     summary="Withdraw a pair from the next seating on (organiser)",
@@ -215,6 +219,7 @@ def withdraw_pair(request, tournament_id: int, pair_id: int):
 @router.post(
     "/tournaments/{tournament_id}/start",
     auth=organiser_auth,
+    throttle=limits.API_WRITE_LIMITS,
     response={200: StartedOut, **WRITE_ERRORS},
     tags=["clock"],
     summary="Start now: seat and open round 1 (organiser)",
@@ -228,6 +233,7 @@ def start_tournament(request, tournament_id: int):
 @router.post(
     "/tournaments/{tournament_id}/rounds/{number}/close",
     auth=organiser_auth,
+    throttle=limits.API_WRITE_LIMITS,
     response={200: ClosedOut, **WRITE_ERRORS},
     tags=["clock"],
     summary="Close the open round now, as the bell would (organiser)",
@@ -283,6 +289,7 @@ def get_round(request, tournament_id: int, number: int):
 @router.put(
     "/tournaments/{tournament_id}/rounds/{number}/tables/{table}/boards/{board}",
     auth=token_auth,
+    throttle=limits.API_WRITE_LIMITS,
     response={200: ResultOut, **WRITE_ERRORS},
     tags=["play"],
     summary="Enter or correct a table's result (a player of the table, or an organiser)",

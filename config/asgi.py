@@ -2,5 +2,8 @@ import os
 
 from django.core.asgi import get_asgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
+# The servers' entry points: production unless told otherwise, so a forgotten
+# variable fails closed (no DEBUG, no development key). `manage.py` stays on the
+# embedded default for `make run`.
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
 application = get_asgi_application()

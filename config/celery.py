@@ -4,7 +4,10 @@ import os
 
 from celery import Celery
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
+# The servers' entry points: production unless told otherwise, so a forgotten
+# variable fails closed (no DEBUG, no development key). `manage.py` stays on the
+# embedded default for `make run`.
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
 
 app = Celery("config")
 app.config_from_object("django.conf:settings", namespace="CELERY")

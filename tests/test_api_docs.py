@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from io import StringIO
 
@@ -76,20 +78,24 @@ def test_only_known_assets_are_served():
     assert client.get("/api/v1/docs/assets/..%2F..%2Fmain.py").status_code == 404
 
 
-def test_api_token_command_creates_then_prints_the_same_token(make_user):
+def test_api_token_command_issues_a_key_it_stores_only_hashed(make_user):
     user = make_user("carol")
     out = StringIO()
     call_command("api_token", "carol", stdout=out)
     key = out.getvalue().strip()
     assert re.fullmatch(r"[0-9a-f]{40}", key)
-    assert ApiToken.objects.get(user=user).key == key
+    token = ApiToken.objects.get(user=user)
+    assert token.key_hash == hashlib.sha256(key.encode()).hexdigest() and token.prefix == key[:8]
+    stored = json.dumps(list(ApiToken.objects.values()), default=str)
+    assert key not in stored  # the key itself is nowhere in the database
     again = StringIO()
-    call_command("api_token", "CAROL", stdout=again)
-    assert again.getvalue().strip() == key
+    call_command("api_token", "CAROL", stdout=again)  # a second token; both work
+    second = again.getvalue().strip()
+    assert second != key and ApiToken.objects.filter(user=user, revoked_at=None).count() == 2
     reset = StringIO()
     call_command("api_token", "carol", "--reset", stdout=reset)
-    assert reset.getvalue().strip() != key
-    assert ApiToken.objects.filter(user=user).count() == 1
+    assert reset.getvalue().strip() not in (key, second)
+    assert ApiToken.objects.filter(user=user, revoked_at=None).count() == 1
 
 
 def test_api_token_command_for_an_unknown_user():

@@ -7,7 +7,6 @@ dumps every table a refused request could touch, so a test can assert nothing ch
 from __future__ import annotations
 
 import json
-import secrets
 from datetime import timedelta
 
 import pytest
@@ -25,6 +24,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.services.tokens import issue_token, live_tokens
 
 PREFIX = "/api/v1"
 
@@ -37,13 +37,29 @@ def snapshot() -> dict:
     data = {m.__name__: list(m.objects.order_by("pk").values()) for m in SNAPSHOT_MODELS}
     data["User"] = list(get_user_model().objects.order_by("pk").values("pk", "username"))
     # last_used_at is bookkeeping, not a change a refusal could make.
-    data["ApiToken"] = list(ApiToken.objects.order_by("pk").values("pk", "key", "user_id"))
+    data["ApiToken"] = list(
+        ApiToken.objects.order_by("pk").values(
+            "pk", "key_hash", "user_id", "expires_at", "revoked_at"
+        )
+    )
     return data
 
 
+_keys: dict[int, str] = {}  # only the hash is stored: the keys tests were handed
+
+
 def token_for(user) -> str:
-    token, _ = ApiToken.objects.get_or_create(user=user, defaults={"key": secrets.token_hex(20)})
-    return token.key
+    """A working key of `user`'s, the same one on every call while it works."""
+    key = _keys.get(user.pk)
+    if (
+        key is None
+        or not live_tokens(user=user, now=timezone.now())
+        .filter(key_hash=ApiToken.hash_key(key))
+        .exists()
+    ):
+        _token, key = issue_token(user=user)
+        _keys[user.pk] = key
+    return key
 
 
 class Api:

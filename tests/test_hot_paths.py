@@ -76,9 +76,13 @@ def test_get_table_names_what_is_missing(running):
 
 def test_token_user_reads_the_user_and_defers_the_rest(make_user):
     user = make_user(name="Ada")
-    ApiToken.objects.create(user=user, key="k" * 40)
-    token_id, last_used_at, found = token_user("k" * 40)
-    assert token_id == ApiToken.objects.get(user=user).pk and last_used_at is None
+    token = ApiToken(user=user)
+    token.set_key("k" * 40)
+    token.save()
+    api_token, found = token_user("k" * 40)
+    assert api_token.pk == token.pk and api_token.last_used_at is None
+    assert (api_token.expires_at, api_token.revoked_at) == (None, None)
+    assert "key_hash" in api_token.get_deferred_fields()
     assert (found.pk, found.username, found.is_active, found.is_staff) == (
         user.pk,
         user.username,
@@ -93,8 +97,10 @@ def test_a_saved_deferred_user_keeps_the_fields_it_never_read(make_user):
     user = make_user()
     user.email = "kept@example.org"
     user.save()
-    ApiToken.objects.create(user=user, key="z" * 40)
-    _id, _used, found = token_user("z" * 40)
+    token = ApiToken(user=user)
+    token.set_key("z" * 40)
+    token.save()
+    _token, found = token_user("z" * 40)
     found.is_staff = True
     found.save()  # writes only the fields that were loaded
     user.refresh_from_db()

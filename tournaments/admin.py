@@ -713,3 +713,5 @@ admin.site.register(
 )
 admin.site.site_header = _("Swiss pairs tournament director")
 admin.site.site_title = _("Swiss pairs")
+
+from . import admin_tokens  # noqa: E402, F401 - API tokens' admin, kept apart

@@ -7,6 +7,7 @@ and board, one round per number, one table per pair per round.
 
 from __future__ import annotations
 
+import hashlib
 from datetime import timedelta
 
 from django.conf import settings
@@ -576,18 +577,46 @@ class ClockHeartbeat(models.Model):
 
 
 class ApiToken(models.Model):
-    """A bearer token for the JSON API (`manage.py api_token <username>`)."""
+    """A bearer token for the JSON API (`manage.py api_token <username>`).
 
-    key = models.CharField(_("key"), max_length=64, unique=True)
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_token"
+    Only a SHA-256 hash of the key is stored: the key is shown once, when it is issued.
+    The key is 160 random bits, so a plain hash is enough (no salt or slow hash, which
+    would cost the hot path). `prefix`, its first characters, names a token in admin and
+    in `api_token --list/--revoke` without revealing it. A user may hold several tokens;
+    one that expired or was revoked is refused.
+    """
+
+    PREFIX_LENGTH = 8
+
+    prefix = models.CharField(_("prefix"), max_length=PREFIX_LENGTH, db_index=True)
+    key_hash = models.CharField(_("key hash (SHA-256)"), max_length=64, unique=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     last_used_at = models.DateTimeField(_("last used at"), null=True, blank=True)
+    expires_at = models.DateTimeField(_("expires at"), null=True, blank=True)
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("API token")
         verbose_name_plural = _("API tokens")
 
     def __str__(self) -> str:
-        return f"{self.user} ({self.key[:6]}…)"
+        return f"{self.user} ({self.prefix}…)"
+
+    @staticmethod
+    def hash_key(key: str) -> str:
+        return hashlib.sha256(key.encode()).hexdigest()
+
+    def set_key(self, key: str) -> None:
+        self.prefix = key[: self.PREFIX_LENGTH]
+        self.key_hash = self.hash_key(key)
+
+    def refusal(self, now) -> str | None:
+        """Why this token no longer works (revoked, expired), or None while it does."""
+        if self.revoked_at is not None:
+            return _("This API token was revoked.")
+        if self.expires_at is not None and self.expires_at <= now:
+            return _("This API token has expired.")
+        return None

@@ -5,6 +5,7 @@ clock (`manage.py run_clock`), so `make run` needs neither PostgreSQL nor Redis.
 Production sets DATABASE_URL and CELERY_BROKER_URL (see config/settings/production.py).
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -15,7 +16,9 @@ BASE_DIR = Path(__file__).resolve().parent.parent.parent
 env = environ.Env()
 env.read_env(BASE_DIR / ".env", overwrite=False) if (BASE_DIR / ".env").exists() else None
 
-SECRET_KEY = env("SECRET_KEY", default="insecure-dev-key-change-me-in-production-0123456789")
+# Public (it is in the repository): production refuses to start with it.
+DEVELOPMENT_SECRET_KEY = "insecure-dev-key-change-me-in-production-0123456789"
+SECRET_KEY = env("SECRET_KEY", default=DEVELOPMENT_SECRET_KEY)
 DEBUG = env.bool("DEBUG", default=True)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
@@ -29,6 +32,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "django_htmx",
+    "axes",
     "tournaments",
 ]
 
@@ -43,6 +47,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last: turns a locked-out login into the login page with the reason (status 429).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -102,6 +108,42 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 
+# Limits on what one client can make the server do (tournaments/limits.py). Rates are
+# "count/period" (s, min, hour, day); an empty value switches a limit off.
+#
+# Behind reverse proxies, how many: the client's address is then read from the right of
+# X-Forwarded-For (a client can write anything on its left).
+TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
+# API writes per user (token) and per address. A table enters about four results in a
+# round; a whole 1,000-table event enters 4,000 in the last minute, but from 1,000
+# devices, so the per-user rate is never reached in play. The per-address rate allows a
+# large club whose tables all share one address.
+API_WRITE_RATE_PER_USER = env("API_WRITE_RATE_PER_USER", default="120/min")
+API_WRITE_RATE_PER_ADDRESS = env("API_WRITE_RATE_PER_ADDRESS", default="1200/min")
+SIGNUP_RATE = env("SIGNUP_RATE", default="10/hour")  # sign-up attempts per address
+# Login lockout (django-axes): failures within the cool-off lock the account, or every
+# login from the address (more failures allowed: a club's players share one address).
+LOGIN_FAILURES_PER_ACCOUNT = env.int("LOGIN_FAILURES_PER_ACCOUNT", default=5)
+LOGIN_FAILURES_PER_ADDRESS = env.int("LOGIN_FAILURES_PER_ADDRESS", default=20)
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "tournaments.limits.LoginLockout"
+AXES_FAILURE_LIMIT = LOGIN_FAILURES_PER_ACCOUNT
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_LOCKOUT_MINUTES", default=15))
+AXES_CLIENT_IP_CALLABLE = "tournaments.limits.client_address"
+AXES_LOCKOUT_CALLABLE = "tournaments.limits.login_locked_out"
+# A successful login does not wipe the failures: it would let anyone with an account
+# clear the count of the address they guess other accounts' passwords from.
+AXES_RESET_ON_SUCCESS = False
+# Attempts while locked out are refused without being counted: the lockout ends a
+# cool-off after the failures that caused it, and an attack writes nothing more.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_DISABLE_ACCESS_LOG = True  # failures are kept; no row per successful login
+AXES_VERBOSE = False
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -133,5 +175,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    # axes logs every login failure at INFO; its lockouts are WARNINGs.
+    "loggers": {"django.db.backends": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
 }

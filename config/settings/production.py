@@ -4,11 +4,37 @@ Every secret and host comes from the environment; missing ones fail at start-up.
 `DJANGO_SETTINGS_MODULE=config.settings.production manage.py check --deploy` is clean.
 """
 
+from django.core.exceptions import ImproperlyConfigured
+
 from .base import *  # noqa: F403
-from .base import DATABASES, env
+from .base import DATABASES, DEVELOPMENT_SECRET_KEY, env
 
 DEBUG = False
-SECRET_KEY = env("SECRET_KEY")
+
+
+def _secret_key() -> str:
+    """SECRET_KEY from the environment, refused when it is the repository's public
+    development key or too weak to sign sessions (Django's own deploy check: at least
+    50 characters, at least 5 different ones)."""
+    key = env("SECRET_KEY", default="")
+    if not key:
+        raise ImproperlyConfigured("Set the SECRET_KEY environment variable.")
+    if key == DEVELOPMENT_SECRET_KEY or key.startswith(("insecure-", "django-insecure-")):
+        raise ImproperlyConfigured(
+            "SECRET_KEY is the public development key: set a secret one, e.g. "
+            "python -c 'import secrets; print(secrets.token_urlsafe(50))'."
+        )
+    if len(key) < 50 or len(set(key)) < 5:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is too short: use at least 50 random characters, e.g. "
+            "python -c 'import secrets; print(secrets.token_urlsafe(50))'."
+        )
+    return key
+
+
+SECRET_KEY = _secret_key()
+# The demo commands create accounts with published passwords and play fake results.
+DEMO_DATA_ALLOWED = False
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS")
 DATABASES["default"] = env.db("DATABASE_URL")
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
@@ -16,6 +42,8 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=env("REDIS_URL", default=None))
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Behind one reverse proxy by default: the limits count the address it saw.
+TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=1)
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True

@@ -11,9 +11,13 @@ api = NinjaAPI(
     title="Swiss pairs director API",
     version="1",
     description=(
-        "Results are public; writing needs `Authorization: Bearer <token>` "
-        "(`manage.py api_token <username>`), most writes a tournament director's token "
-        "(a staff account holding the permission for it). "
+        "Results are public; writing needs `Authorization: Bearer <token>`, most writes "
+        "a tournament director's token (a staff account holding the permission for it). "
+        "`manage.py api_token <username>` (or admin, API tokens) "
+        "issues a token and shows its key once: only a hash is stored. Tokens may expire "
+        "(`--expires-in-days`) and are revoked with `api_token --revoke <prefix>` or in "
+        "admin; an expired or revoked token is refused with 401. Writes are rate-limited "
+        "per user and per address (429 with a message when exceeded). "
         'Every refusal is `{"error": "<message>"}` with a 4xx status.'
     ),
     urls_namespace="api",

@@ -1,8 +1,9 @@
 """Bearer-token authentication for the API (`Authorization: Bearer <key>`).
 
 The table devices of a 1,000-table event call the API thousands of times a minute, so
-a request costs one indexed query for the token and its user; `last_used_at` (shown
-in admin) is written at most once a minute per token.
+a request costs one indexed query for the token (by the SHA-256 of the key, the only
+form stored) and its user; `last_used_at` (shown in admin) is written at most once a
+minute per token. An expired or revoked token is refused with 401 and says why.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from ninja.errors import AuthenticationError
 from ninja.security import HttpBearer
 
 from .. import sql
@@ -19,27 +21,46 @@ from ..errors import NotAllowed
 from ..models import ApiToken
 
 TOUCH_EVERY = timedelta(minutes=1)
-MAX_KEY_LENGTH = ApiToken._meta.get_field("key").max_length
+# Keys are 40 characters (64 for some issued before hashing); a longer header is not a
+# key, and is refused before it is hashed.
+MAX_KEY_LENGTH = 64
+
+
+class TokenRefused(AuthenticationError):
+    """A known token that no longer works: the message says why (expired, revoked)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(401, str(message))
 
 
 USER_FIELDS = frozenset({"id", "username", "is_active", "is_staff", "is_superuser"})
 
 
+TOKEN_FIELDS = frozenset({"id", "last_used_at", "expires_at", "revoked_at"})
+
+
 def token_user(key: str) -> tuple | None:
-    """(token id, last used at, its user with the fields authorisation reads) in one
-    fixed statement; None for an unknown key."""
+    """(the token with the fields checked here, its user with the fields authorisation
+    reads) in one fixed statement, an indexed lookup by the key's hash; None for an
+    unknown key."""
     User = get_user_model()
+    token_columns, token_attnames = sql.select_list(ApiToken, "k", TOKEN_FIELDS)
     columns, attnames = sql.select_list(User, "u", USER_FIELDS)
     row = sql.fetch_one(
-        f"SELECT k.id, k.last_used_at, {columns}"
+        f"SELECT {token_columns}, {columns}"
         f" FROM {sql.quote(ApiToken._meta.db_table)} k"
         f" JOIN {sql.quote(User._meta.db_table)} u ON u.id = k.user_id"
-        " WHERE k.key = %s",
-        [key],
+        " WHERE k.key_hash = %s",
+        [ApiToken.hash_key(key)],
     )
     if row is None:
         return None
-    return row[0], sql.timestamp(row[1]), sql.instance(User, attnames, row[2:])
+    n = len(token_attnames)
+    values = dict(zip(token_attnames, row[:n], strict=True))
+    for name in ("last_used_at", "expires_at", "revoked_at"):
+        values[name] = sql.timestamp(values[name])
+    token = sql.instance(ApiToken, token_attnames, [values[a] for a in token_attnames])
+    return token, sql.instance(User, attnames, row[n:])
 
 
 class TokenAuth(HttpBearer):
@@ -51,12 +72,15 @@ class TokenAuth(HttpBearer):
         found = token_user(token)
         if found is None:
             return None
-        token_id, last_used_at, user = found
+        api_token, user = found
         if not user.is_active:
             return None
         now = timezone.now()
-        if last_used_at is None or now - last_used_at >= TOUCH_EVERY:
-            ApiToken.objects.filter(pk=token_id).update(last_used_at=now)
+        refusal = api_token.refusal(now)
+        if refusal is not None:
+            raise TokenRefused(refusal)
+        if api_token.last_used_at is None or now - api_token.last_used_at >= TOUCH_EVERY:
+            ApiToken.objects.filter(pk=api_token.pk).update(last_used_at=now)
         return user
 
 

@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from ninja import Query, Router, Status
 from pydantic import TypeAdapter
 
-from .. import exports, live_cache, selectors
+from .. import limits, live_cache, selectors
 from ..errors import ClockError
 from ..models import RoundStatus, Tournament
 from ..services import clock, registration, results, setup
@@ -35,7 +35,7 @@ from .schemas import (
 router = Router()
 
 ERRORS = {400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut}
-WRITE_ERRORS = {**ERRORS, 401: ErrorOut, 403: ErrorOut}
+WRITE_ERRORS = {**ERRORS, 401: ErrorOut, 403: ErrorOut, 429: ErrorOut}
 
 
 _STANDINGS = TypeAdapter(list[StandingOut])
@@ -123,6 +123,7 @@ def _result(result, *, table: int, board: int) -> dict:
 @router.post(
     "/players",
     auth=organiser_auth,
+    throttle=limits.API_WRITE_LIMITS,
     response={201: PlayerCreatedOut, **WRITE_ERRORS},
     tags=["setup"],
     summary="Create a player (organiser)",
@@ -139,6 +140,7 @@ def create_player(request, payload: PlayerIn):
 @router.post(
     "/tournaments",
     auth=organiser_auth,
+    throttle=limits.API_WRITE_LIMITS,
     response={201: TournamentOut, **WRITE_ERRORS},
     tags=["setup"],
     summary="Create a tournament (organiser)",
@@ -191,6 +193,7 @@ def get_tournament(request, tournament_id: int):
 @router.post(
     "/tournaments/{tournament_id}/pairs",
     auth=organiser_auth,
+    throttle=limits.API_WRITE_LIMITS,
     response={201: PairOut, **WRITE_ERRORS},
     tags=["setup"],
     summary="Register a confirmed pair (organiser)",
@@ -204,6 +207,7 @@ def register_pair(request, tournament_id: int, payload: PairIn):
 @router.post(
     "/tournaments/{tournament_id}/pairs/{pair_id}/withdraw",
     auth=organiser_auth,
+    throttle=limits.API_WRITE_LIMITS,
     response={200: PairOut, **WRITE_ERRORS},
     tags=["setup"],
     summary="Withdraw a pair from the next seating on (organiser)",
@@ -217,6 +221,7 @@ def withdraw_pair(request, tournament_id: int, pair_id: int):
 @router.post(
     "/tournaments/{tournament_id}/start",
     auth=organiser_auth,
+    throttle=limits.API_WRITE_LIMITS,
     response={200: StartedOut, **WRITE_ERRORS},
     tags=["clock"],
     summary="Start now: seat and open round 1 (organiser)",
@@ -230,6 +235,7 @@ def start_tournament(request, tournament_id: int):
 @router.post(
     "/tournaments/{tournament_id}/rounds/{number}/close",
     auth=organiser_auth,
+    throttle=limits.API_WRITE_LIMITS,
     response={200: ClosedOut, **WRITE_ERRORS},
     tags=["clock"],
     summary="Close the open round now, as the bell would (organiser)",
@@ -285,6 +291,7 @@ def get_round(request, tournament_id: int, number: int):
 @router.put(
     "/tournaments/{tournament_id}/rounds/{number}/tables/{table}/boards/{board}",
     auth=token_auth,
+    throttle=limits.API_WRITE_LIMITS,
     response={200: ResultOut, **WRITE_ERRORS},
     tags=["play"],
     summary="Enter or correct a table's result (a player of the table, or an organiser)",
@@ -418,7 +425,7 @@ def _file_response(media_type: str, description: str) -> dict:
 def export_pbn(request, tournament_id: int):
     t = lookups.get_tournament(tournament_id)
     return _download(
-        exports.pbn_export(tournament=t),
+        cached.export(t, selectors.live_version(tournament_id=t.pk), "pbn"),
         filename=f"tournament-{t.pk}.pbn",
         content_type="text/plain; charset=utf-8",
     )
@@ -434,7 +441,7 @@ def export_pbn(request, tournament_id: int):
 def export_usebio(request, tournament_id: int):
     t = lookups.get_tournament(tournament_id)
     return _download(
-        exports.usebio_export(tournament=t),
+        cached.export(t, selectors.live_version(tournament_id=t.pk), "usebio"),
         filename=f"tournament-{t.pk}-usebio.xml",
         content_type="application/xml; charset=utf-8",
     )

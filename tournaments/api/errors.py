@@ -5,9 +5,11 @@ from __future__ import annotations
 from django.core.exceptions import ObjectDoesNotExist
 from django.http import Http404
 from django.utils.translation import gettext as _
-from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 
+from .. import limits
 from ..errors import ServiceError
+from .auth import TokenRefused
 
 
 def _error(api, request, message: str, status: int, **headers):
@@ -42,6 +44,8 @@ def install(api) -> None:
 
     def authentication_error(request, exc: AuthenticationError):
         message = _("Authentication required: send the header “Authorization: Bearer <token>”.")
+        if isinstance(exc, TokenRefused):  # a known token that expired or was revoked
+            message = exc.message
         return _error(api, request, message, 401, WWW_Authenticate="Bearer")
 
     def http_error(request, exc: HttpError):
@@ -50,6 +54,11 @@ def install(api) -> None:
             message = _("The request body is not valid JSON.")
         return _error(api, request, message, exc.status_code)
 
+    def throttled(request, exc: Throttled):
+        wait = getattr(request, "limit_retry_after", None)
+        message = limits.too_many_requests_message(wait)
+        return _error(api, request, message, 429, Retry_After=str(max(1, round(wait or 60))))
+
     def not_found(request, exc: Exception):
         return _error(api, request, _("Not found."), 404)
 
@@ -57,5 +66,6 @@ def install(api) -> None:
     api.add_exception_handler(ValidationError, validation_error)
     api.add_exception_handler(AuthenticationError, authentication_error)
     api.add_exception_handler(HttpError, http_error)
+    api.add_exception_handler(Throttled, throttled)
     api.add_exception_handler(Http404, not_found)
     api.add_exception_handler(ObjectDoesNotExist, not_found)

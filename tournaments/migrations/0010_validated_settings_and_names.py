@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0006_draw_seed_and_disputed_at'),
+        ('tournaments', '0009_api_token_hash'),
     ]
 
     operations = [

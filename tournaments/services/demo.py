@@ -22,7 +22,7 @@ from . import board_scoring
 from .permissions import directors_group
 from .registration import register_pair
 from .simulation import ensure_players as ensure_users
-from .simulation import simulate_tournament
+from .simulation import refuse_demo_data_unless_allowed, simulate_tournament
 
 User = get_user_model()
 
@@ -83,6 +83,7 @@ DEMO_NAMES = [
 def ensure_organiser() -> User:
     """The demo's tournament director: staff in the "Tournament directors" group, not a
     superuser, as docs/SECURITY.md advises for real organisers."""
+    refuse_demo_data_unless_allowed()
     user, created = User.objects.get_or_create(username=DEMO_ORGANISER, defaults={"is_staff": True})
     if created:
         user.set_password(DEMO_PASSWORD)
@@ -149,6 +150,7 @@ def ensure_demo(
 ) -> DemoSetup:
     """The organiser, the players, a live demo and (unless `finished` is False) a
     finished one; idempotent."""
+    refuse_demo_data_unless_allowed()
     wall_clock = now is None
     now = now or timezone.now()
     organiser = ensure_organiser()

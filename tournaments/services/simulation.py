@@ -23,9 +23,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 import scoring
 
@@ -67,6 +69,22 @@ Tricks = dict[str, dict[str, int]]  # {"N": {"C": 7, "D": 8, "H": 6, "S": 9, "NT
 
 class SimulationError(ServiceError):
     pass
+
+
+class DemoDataRefused(ServiceError):
+    status_code = 403
+
+
+def refuse_demo_data_unless_allowed() -> None:
+    """Production settings refuse the demo: it creates accounts with published passwords
+    (`director` is a superuser) and plays made-up results into running events."""
+    if not getattr(settings, "DEMO_DATA_ALLOWED", True):
+        raise DemoDataRefused(
+            _(
+                "Demo data is refused under these settings (production): the demo creates "
+                "accounts with published passwords and enters made-up results."
+            )
+        )
 
 
 # --- Double dummy ------------------------------------------------------------------------
@@ -445,6 +463,7 @@ def simulate_tournament(
     the simulated times are past would close these rounds itself; that is detected and
     refused rather than producing an event with missing results.
     """
+    refuse_demo_data_unless_allowed()
     if pairs < 2:
         raise SimulationError("A tournament needs at least two pairs.")
     if not 0 <= unfinished < 1:
@@ -573,6 +592,7 @@ def play_tick(
     """
     from .demo import DEMO_NAME
 
+    refuse_demo_data_unless_allowed()
     now = now or timezone.now()
     say = log or (lambda message: None)
     if tournaments is None:

@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 
-from .. import selectors
+from .. import limits, selectors
 from ..forms import SignupForm
 from ..services.board_scoring import title_for
 
@@ -26,6 +26,11 @@ def safe_next(request, default: str) -> str:
 def signup(request):
     if request.user.is_authenticated:
         return redirect(safe_next(request, "home"))
+    if request.method == "POST":
+        refusal = limits.signup_refusal(request)
+        if refusal is not None:  # nothing read from the form, nothing written
+            context = {"form": SignupForm(), "next": safe_next(request, ""), "refusal": refusal}
+            return render(request, "registration/signup.html", context, status=429)
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()

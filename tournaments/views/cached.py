@@ -17,7 +17,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import get_language
 
-from .. import live_cache, selectors
+from .. import exports, live_cache, selectors
 from ..models import RoundStatus, Tournament
 
 logger = logging.getLogger(__name__)
@@ -68,6 +68,17 @@ def traveller_html(tournament, board, version: str) -> str:
 
     key = live_cache.key("traveller", tournament.pk, board.pk, version, get_language())
     return live_cache.get_or_build(key, build)
+
+
+def export(tournament, version: str, kind: str) -> str | bytes:
+    """A PBN ("pbn") or USEBIO ("usebio") export, built once per live version: building
+    one reads and formats every closed board of the event (0.3–0.6 s at 200 tables), and
+    what it contains (closed rounds, standings) only changes with the version. The
+    tournament's name is part of the key because the file carries it and the version
+    does not; a refused export (nothing closed yet) raises and is not kept."""
+    build = {"pbn": exports.pbn_export, "usebio": exports.usebio_export}[kind]
+    key = live_cache.key(f"export-{kind}", tournament.pk, version, tournament.name)
+    return live_cache.get_or_build(key, lambda: build(tournament=tournament))
 
 
 def warm(*, tournament_id: int) -> bool:

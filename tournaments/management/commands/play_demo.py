@@ -3,11 +3,12 @@
 import signal
 import threading
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections
 
+from tournaments.errors import ServiceError
 from tournaments.models import Tournament
-from tournaments.services.simulation import play_tick
+from tournaments.services.simulation import play_tick, refuse_demo_data_unless_allowed
 
 
 class Command(BaseCommand):
@@ -32,6 +33,10 @@ class Command(BaseCommand):
         parser.add_argument("--quiet", action="store_true", help="do not print each result")
 
     def handle(self, *args, interval, tournament, unfinished, once, quiet, **options):
+        try:  # before the loop, which keeps playing through a failed tick
+            refuse_demo_data_unless_allowed()
+        except ServiceError as error:
+            raise CommandError(str(error)) from error
         stop = threading.Event()
 
         def on_signal(signum, frame):

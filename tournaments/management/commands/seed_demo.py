@@ -3,10 +3,11 @@ finished one (see tournaments.services.demo)."""
 
 import logging
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 from django.utils import timezone
 
+from tournaments.errors import ServiceError
 from tournaments.services.demo import (
     DEMO_ORGANISER,
     DEMO_PASSWORD,
@@ -35,15 +36,18 @@ class Command(BaseCommand):
     def handle(self, *args, **o):
         # The finished demo is played on a simulated clock; its log would only repeat.
         logging.getLogger("tournaments.services.clock").setLevel(logging.WARNING)
-        setup = ensure_demo(
-            pairs=o["pairs"],
-            rounds=o["rounds"],
-            boards_per_round=o["boards"],
-            round_minutes=o["round_minutes"],
-            gap_seconds=o["gap_seconds"],
-            starts_in_seconds=o["starts_in"],
-            finished=not o["no_finished"],
-        )
+        try:
+            setup = ensure_demo(
+                pairs=o["pairs"],
+                rounds=o["rounds"],
+                boards_per_round=o["boards"],
+                round_minutes=o["round_minutes"],
+                gap_seconds=o["gap_seconds"],
+                starts_in_seconds=o["starts_in"],
+                finished=not o["no_finished"],
+            )
+        except ServiceError as error:
+            raise CommandError(str(error)) from error
         for name in setup.replaced:
             self.stdout.write(f"Replaced a stale demo: {name}")
         live = setup.live

@@ -1,0 +1,92 @@
+"""API tokens: issued (the key is shown once, only its hash is kept) and revoked."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ..errors import ServiceError
+from ..models import ApiToken
+
+# 160 random bits as 40 hex digits: the table devices' configuration expects this shape.
+KEY_BYTES = 20
+MAX_EXPIRY_DAYS = 3650
+
+
+class TokenError(ServiceError):
+    pass
+
+
+def issue_token(
+    *,
+    user,
+    expires_in_days: int | None = None,
+    replace: bool = False,
+    now: datetime | None = None,
+) -> tuple[ApiToken, str]:
+    """A new token for `user` and its key, which is not stored and cannot be shown again.
+
+    `replace` revokes the user's other live tokens in the same transaction.
+    """
+    now = now or timezone.now()
+    if expires_in_days is not None and not 1 <= expires_in_days <= MAX_EXPIRY_DAYS:
+        raise TokenError(_("A token expires after 1 to %(max)s days.") % {"max": MAX_EXPIRY_DAYS})
+    if not user.is_active:
+        raise TokenError(_("%(user)s is not an active user.") % {"user": user.get_username()})
+    expires_at = now + timedelta(days=expires_in_days) if expires_in_days else None
+    for _attempt in range(3):  # a hash clash of 160 random bits: in theory only
+        key = secrets.token_hex(KEY_BYTES)
+        token = ApiToken(user=user, expires_at=expires_at)
+        token.set_key(key)
+        try:
+            with transaction.atomic():
+                if replace:
+                    live_tokens(user=user, now=now).update(revoked_at=now)
+                token.save()
+        except IntegrityError:
+            continue
+        return token, key
+    raise TokenError(_("Could not issue a token; try again."))
+
+
+def live_tokens(*, user, now: datetime):
+    return ApiToken.objects.filter(user=user, revoked_at__isnull=True).filter(
+        Q(expires_at__isnull=True) | Q(expires_at__gt=now)
+    )
+
+
+def find_token(*, reference: str) -> ApiToken:
+    """The token named by its id or its prefix (as `api_token --list` and admin show
+    them); refused when nothing or more than one token matches."""
+    reference = reference.strip().rstrip("…")
+    if reference.isdigit():
+        found = ApiToken.objects.filter(pk=int(reference)).select_related("user").first()
+        if found is not None:
+            return found
+    prefix = reference[: ApiToken.PREFIX_LENGTH]
+    matches = []
+    if len(prefix) >= 4:  # shorter would name too many
+        matches = list(
+            ApiToken.objects.filter(prefix__startswith=prefix).select_related("user")[:20]
+        )
+    if not matches:
+        raise TokenError(_("No API token has the id or prefix “%(ref)s”.") % {"ref": reference})
+    if len(matches) > 1:
+        raise TokenError(
+            _("Several API tokens start with “%(ref)s”: name one by its id (%(ids)s).")
+            % {"ref": reference, "ids": ", ".join(str(t.pk) for t in matches)}
+        )
+    return matches[0]
+
+
+def revoke_tokens(*, tokens, now: datetime | None = None) -> int:
+    """Revoke `tokens` (a queryset or a list); the ones already revoked keep their date.
+    Returns how many were revoked now."""
+    now = now or timezone.now()
+    ids = [t.pk for t in tokens]
+    return ApiToken.objects.filter(pk__in=ids, revoked_at__isnull=True).update(revoked_at=now)

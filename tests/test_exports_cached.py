@@ -31,7 +31,7 @@ def fresh_live_cache():
     ("path", "module"), [("export.pbn", pbn), ("export.xml", usebio)], ids=["pbn", "usebio"]
 )
 def test_an_export_is_built_once_per_live_version(
-    export_running, fresh_live_cache, monkeypatch, path, module
+    export_running, fresh_live_cache, monkeypatch, director, path, module
 ):
     tournament, _pairs = export_running
     renders = []
@@ -53,7 +53,7 @@ def test_an_export_is_built_once_per_live_version(
     # The tournament and its live version; none of the export's reads.
     assert len(again_queries) == 2 < len(first_queries), again_queries.captured_queries
 
-    clock.close_round_now(tournament=tournament)  # round 2 closes: a new live version
+    clock.close_round_now(tournament=tournament, by=director)  # round 2 closes: a new live version
     after = Api().get(url)
     assert after.status_code == 200 and renders == [2, 4]
     assert after.content != first.content

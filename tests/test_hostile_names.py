@@ -89,10 +89,10 @@ def test_the_message_is_translated():
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(("name", "message", "char"), BAD_NAMES[::3])
-def test_the_services_refuse(name, message, char):
+def test_the_services_refuse(organiser, name, message, char):
     before = snapshot()
     with pytest.raises(setup.SetupError, match=message):
-        setup.create_player(username="fine", display_name=name)
+        setup.create_player(username="fine", display_name=name, by=organiser)
     with pytest.raises(setup.SetupError, match=message):
         setup.create_tournament(
             name=name,
@@ -100,18 +100,19 @@ def test_the_services_refuse(name, message, char):
             rounds=3,
             boards_per_round=2,
             round_minutes=20,
+            by=organiser,
         )
     assert snapshot() == before
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("name", GOOD_NAMES)
-def test_the_services_accept_good_names(name):
-    user = setup.create_player(username=f"p{len(name)}", display_name=name)
+def test_the_services_accept_good_names(organiser, name):
+    user = setup.create_player(username=f"p{len(name)}", display_name=name, by=organiser)
     assert PlayerProfile.objects.get(user=user).display_name == name
     t = setup.create_tournament(
         name=name, start_at=timezone.now() + timedelta(days=1), rounds=3, boards_per_round=2,
-        round_minutes=20,
+        round_minutes=20, by=organiser,
     )  # fmt: skip
     assert t.name == name
 

@@ -137,9 +137,14 @@ def test_an_entry_waiting_behind_a_first_adjustment_of_an_empty_board_is_refused
 
     director = Held(
         lambda: results.director_set_result(
-            table=table, board_number=1, by=organiser, ns_adjustment="A", ew_adjustment="A",
-            reason="board fouled", now=t0 + 2 * MINUTE,
-        ),  # fmt: skip
+            table=table,
+            board_number=1,
+            by=organiser,
+            ns_adjustment="A",
+            ew_adjustment="A",
+            reason="board fouled",
+            now=t0 + 2 * MINUTE,
+        ),
         "director",
     ).start()
     outcome: dict = {}
@@ -173,10 +178,13 @@ def test_a_director_ruling_waits_for_a_confirm_or_dispute_in_flight(
     outcome: dict = {}
     director = in_thread(
         lambda: results.director_set_result(
-            table=table, board_number=1, by=organiser,
+            table=table,
+            board_number=1,
+            by=organiser,
             entry=results.ContractEntry(contract="3NT", declarer="N", tricks=8),
-            reason="one off, agreed by both sides", now=t0 + 3 * MINUTE,
-        ),  # fmt: skip
+            reason="one off, agreed by both sides",
+            now=t0 + 3 * MINUTE,
+        ),
         outcome,
         "director",
     )

@@ -324,6 +324,30 @@ def test_rows_are_read_only_once_the_round_closed(client, event):
     assert reverse("board", args=[event.t.id, 1]) in html
 
 
+@pytest.mark.parametrize("action", ["confirm", "dispute"])
+def test_after_the_close_confirm_and_dispute_are_gone_and_refused(client, event, action):
+    client.force_login(event.ns)
+    client.post(table_url(event), entry(1, **FOUR_SPADES_PLUS_ONE), **HTMX)
+    close_round(event)
+    before = list(BoardResult.objects.order_by("id").values())
+    client.force_login(event.ew)
+    html = client.get(table_url(event)).content.decode()
+    assert "Please check and confirm" not in html and 'value="confirm"' not in html
+    assert "Not confirmed before the close" in html
+    # A page left open from before the close still sends the old form.
+    data = {"board": "1", "action": action, "b1-note": "one off"}
+    for headers in (HTMX, {}):
+        response = client.post(table_url(event), data, **headers)
+        assert response.status_code == 200
+        html = response.content.decode()
+        assert (
+            "Round 1 closed at 14:20:00; its results can no longer be confirmed or disputed."
+            in html
+        )
+        assert 'role="alert"' in html
+    assert list(BoardResult.objects.order_by("id").values()) == before
+
+
 # --- The tournament page keeps itself up to date -----------------------------------------
 
 

@@ -18,7 +18,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
-from tournaments.services import results
+from tournaments.services import registration, results
 from tournaments.services.clock import advance
 
 pytestmark = pytest.mark.django_db
@@ -258,6 +258,31 @@ def test_withdraw_a_pair(admin_client, tournament, at):
     assert second.bye_pair_id != pair.id
     assert not Table.objects.filter(round=second, ns_pair=pair).exists()
     assert not Table.objects.filter(round=second, ew_pair=pair).exists()
+
+
+def test_adding_a_pair_ignores_pending_proposals_and_refuses_a_taken_player(
+    admin_client, tournament, make_user, at
+):
+    """The add form asks the service's checks: a player another player merely proposed
+    to is free (the proposal is cancelled); one in a registered pair is refused."""
+    at(-60)
+    ann, ben, pest = make_user("ann"), make_user("ben"), make_user("pest")
+    proposal = registration.propose_pair(
+        tournament=tournament, proposer=pest, partner_username="ann"
+    )
+    url = reverse("admin:tournaments_pair_add")
+    form = {"tournament": tournament.pk, "player1": ann.pk, "player2": ben.pk, "_save": "Save"}
+    response = admin_client.post(url, form, follow=True)
+    assert response.status_code == 200 and "errornote" not in response.content.decode()
+    added = Pair.objects.get(tournament=tournament, player1=ann)
+    assert (added.status, added.registration_no) == ("confirmed", 5)
+    assert not Pair.objects.filter(pk=proposal.pk).exists()
+
+    before = list(Pair.objects.order_by("id").values())
+    form = {**form, "player2": pest.pk}
+    html = admin_client.post(url, form).content.decode()
+    assert "ann already in a pair in this tournament." in html
+    assert list(Pair.objects.order_by("id").values()) == before
 
 
 @pytest.fixture

@@ -324,6 +324,30 @@ def test_rows_are_read_only_once_the_round_closed(client, event):
     assert reverse("board", args=[event.t.id, 1]) in html
 
 
+@pytest.mark.parametrize("action", ["confirm", "dispute"])
+def test_after_the_close_confirm_and_dispute_are_gone_and_refused(client, event, action):
+    client.force_login(event.ns)
+    client.post(table_url(event), entry(1, **FOUR_SPADES_PLUS_ONE), **HTMX)
+    close_round(event)
+    before = list(BoardResult.objects.order_by("id").values())
+    client.force_login(event.ew)
+    html = client.get(table_url(event)).content.decode()
+    assert "Please check and confirm" not in html and 'value="confirm"' not in html
+    assert "Not confirmed before the close" in html
+    # A page left open from before the close still sends the old form.
+    data = {"board": "1", "action": action, "b1-note": "one off"}
+    for headers in (HTMX, {}):
+        response = client.post(table_url(event), data, **headers)
+        assert response.status_code == 200
+        html = response.content.decode()
+        assert (
+            "Round 1 closed at 14:20:00; its results can no longer be confirmed or disputed."
+            in html
+        )
+        assert 'role="alert"' in html
+    assert list(BoardResult.objects.order_by("id").values()) == before
+
+
 # --- The tournament page keeps itself up to date -----------------------------------------
 
 
@@ -573,7 +597,7 @@ def test_propose_confirm_and_see_the_registration_number(client, open_event, mak
 
 def test_refusals_are_shown_in_plain_words(client, open_event, make_user):
     alice, carol = make_user("alice"), make_user("carol")
-    make_user("bob")
+    bob = make_user("bob")
     client.force_login(alice)
     propose = reverse("propose_pair", args=[open_event.id])
     html = client.post(propose, {"partner": "alice"}, follow=True).content.decode()
@@ -581,15 +605,21 @@ def test_refusals_are_shown_in_plain_words(client, open_event, make_user):
     html = client.post(propose, {"partner": "nobody"}, follow=True).content.decode()
     assert "There is no player called “nobody”." in html
     client.post(propose, {"partner": "bob"})
-    client.force_login(carol)
     html = client.post(propose, {"partner": "bob"}, follow=True).content.decode()
-    assert "bob already in a pair in this tournament." in html
+    assert "A proposal between you and bob is already waiting for confirmation." in html
     # Only the invited partner confirms.
+    client.force_login(carol)
     pair = Pair.objects.get()
     confirm = reverse("confirm_pair", args=[open_event.id, pair.id])
     html = client.post(confirm, follow=True).content.decode()
     assert "Only the invited partner can confirm this pair." in html
     assert Pair.objects.get().status == PairStatus.PENDING
+    # Once bob has confirmed, he is taken.
+    client.force_login(bob)
+    client.post(confirm)
+    client.force_login(carol)
+    html = client.post(propose, {"partner": "bob"}, follow=True).content.decode()
+    assert "bob already in a pair in this tournament." in html
 
 
 def test_either_player_cancels_a_pending_proposal(client, open_event, make_user):
@@ -601,6 +631,55 @@ def test_either_player_cancels_a_pending_proposal(client, open_event, make_user)
     ).content.decode()
     assert "The proposal is cancelled." in html
     assert not Pair.objects.exists()
+
+
+def test_a_player_sees_every_proposal_made_and_received_and_confirms_one(
+    client, open_event, make_user
+):
+    alice, bob, carol, dave = (make_user(n) for n in ("alice", "bob", "carol", "dave"))
+    to_bob, to_carol, _to_alice = (
+        propose_pair(tournament=open_event, proposer=proposer, partner_username=partner)
+        for proposer, partner in ((alice, "bob"), (alice, "carol"), (dave, "alice"))
+    )
+    url = reverse("tournament", args=[open_event.id])
+    client.force_login(alice)
+    html = client.get(url).content.decode()
+    assert "You invited <strong>bob</strong>" in html
+    assert "You invited <strong>carol</strong>" in html
+    assert "<strong>dave</strong> invites you to play this tournament" in html
+    assert 'name="partner"' in html  # and may still invite someone else
+    assert html.count("Cancel the proposal") == 2 and "Confirm the pair" in html
+    home = client.get(reverse("home")).content.decode()
+    assert "Your invitations waiting for an answer" in home and "dave" in home
+
+    client.force_login(bob)
+    assert "alice" in client.get(reverse("home")).content.decode()
+    html = client.post(reverse("confirm_pair", args=[open_event.id, to_bob.id]), follow=True)
+    assert "You are registered with alice as pair no. 1." in html.content.decode()
+    # Alice's other proposals are gone from everyone's pages.
+    for player in (alice, carol, dave):
+        client.force_login(player)
+        html = client.get(url).content.decode() + client.get(reverse("home")).content.decode()
+        assert "invites you" not in html and "You invited" not in html
+    client.force_login(carol)
+    stale = reverse("confirm_pair", args=[open_event.id, to_carol.id])
+    response = client.post(stale, follow=True)
+    assert response.status_code == 200
+    assert "This proposal is no longer open" in response.content.decode()
+    assert list(Pair.objects.values_list("status", flat=True)) == ["confirmed"]
+
+
+def test_a_proposal_is_confirmed_only_under_its_own_tournament(
+    client, open_event, make_tournament, make_user, t0
+):
+    alice, bob = make_user("alice"), make_user("bob")
+    pair = propose_pair(tournament=open_event, proposer=alice, partner_username="bob")
+    elsewhere = make_tournament(start_at=t0 + timedelta(hours=2))
+    client.force_login(bob)
+    for view in ("confirm_pair", "cancel_pair"):
+        response = client.post(reverse(view, args=[elsewhere.id, pair.id]), follow=True)
+        assert "This proposal is no longer open" in response.content.decode()
+    assert Pair.objects.get().status == PairStatus.PENDING
 
 
 def test_withdrawing_asks_first(client, event):

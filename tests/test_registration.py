@@ -8,8 +8,9 @@ from datetime import timedelta
 import pytest
 from django.db import IntegrityError, close_old_connections, connection, transaction
 
+from tournaments import selectors
 from tournaments.errors import NotAllowed, RegistrationError
-from tournaments.models import Pair, PairMember, Round
+from tournaments.models import Pair, PairMember, Round, Table
 from tournaments.services import registration
 from tournaments.services.clock import advance
 
@@ -58,9 +59,10 @@ def test_propose_then_confirm_registers_in_confirmation_order(open_tournament, m
 )
 def test_refused_proposals_change_nothing(case, open_tournament, make_user, before, t0):
     a, b, c = make_user(), make_user(), make_user()
-    registration.propose_pair(
+    pair = registration.propose_pair(
         tournament=open_tournament, proposer=b, partner_username=c.username, now=before
     )
+    registration.confirm_pair(pair=pair, user=c, now=before)
     kwargs = {"tournament": open_tournament, "proposer": a, "now": before}
     expected = {
         "same_player": (a.username, "two different players"),
@@ -242,3 +244,224 @@ def test_database_constraint_holds_without_the_service_lock(make_tournament, mak
     for thread in threads:
         thread.join()
     assert sorted(results) == ["ok", "refused"]
+
+
+# --- A pending proposal reserves nothing (SPEC 1, issue 12) ---------------------------------
+
+
+def propose(tournament, proposer, partner, now):
+    return registration.propose_pair(
+        tournament=tournament, proposer=proposer, partner_username=partner.username, now=now
+    )
+
+
+def pending_between(tournament) -> set[tuple[int, int]]:
+    return set(
+        Pair.objects.filter(tournament=tournament, status="pending").values_list(
+            "player1_id", "player2_id"
+        )
+    )
+
+
+def test_a_player_may_have_several_proposals_made_and_received(open_tournament, make_user, before):
+    a, b, c, d = (make_user() for _ in range(4))
+    propose(open_tournament, a, b, before)
+    propose(open_tournament, a, c, before)
+    propose(open_tournament, d, a, before)
+    propose(open_tournament, b, c, before)  # b is invited by a and invites c
+    assert pending_between(open_tournament) == {
+        (a.pk, b.pk),
+        (a.pk, c.pk),
+        (d.pk, a.pk),
+        (b.pk, c.pk),
+    }
+    assert not PairMember.objects.exists()  # nobody is held by a proposal
+
+
+def test_confirming_one_cancels_both_players_other_proposals(open_tournament, make_user, before):
+    a, b, c, d, e, f, g = (make_user() for _ in range(7))
+    chosen = propose(open_tournament, a, b, before)
+    for proposer, partner in ((a, c), (d, a), (b, e), (f, b), (f, g)):
+        propose(open_tournament, proposer, partner, before)
+    registration.confirm_pair(pair=chosen, user=b, now=before + timedelta(minutes=1))
+    chosen.refresh_from_db()
+    assert (chosen.status, chosen.registration_no) == ("confirmed", 1)
+    # Only the proposal between two other players is still waiting.
+    assert pending_between(open_tournament) == {(f.pk, g.pk)}
+    assert set(PairMember.objects.values_list("pair_id", "user_id")) == {
+        (chosen.pk, a.pk),
+        (chosen.pk, b.pk),
+    }
+
+
+def test_a_third_partys_proposal_no_longer_blocks_anyone(open_tournament, make_user, before):
+    """Anyone may propose to anyone; that must not keep them from their real partner."""
+    alice, bob, pest = make_user(), make_user(), make_user()
+    unwanted = propose(open_tournament, pest, alice, before)
+    pair = propose(open_tournament, alice, bob, before)
+    registration.confirm_pair(pair=pair, user=bob, now=before)
+    assert Pair.objects.get(pk=pair.pk).status == "confirmed"
+    assert not Pair.objects.filter(pk=unwanted.pk).exists()
+    # Nor does it block an organiser registering the pair directly.
+    carol, dave = make_user(), make_user()
+    propose(open_tournament, pest, carol, before)
+    registered = registration.register_pair(
+        tournament=open_tournament, usernames=[carol.username, dave.username], now=before
+    )
+    assert registered.registration_no == 2
+    assert pending_between(open_tournament) == set()
+
+
+def test_a_proposal_between_the_same_two_players_is_not_made_twice(
+    open_tournament, make_user, before
+):
+    a, b = make_user(), make_user()
+    propose(open_tournament, a, b, before)
+    for proposer, partner in ((a, b), (b, a)):
+        state = snapshot()
+        with pytest.raises(RegistrationError, match="already waiting for confirmation"):
+            propose(open_tournament, proposer, partner, before)
+        assert snapshot() == state
+
+
+def test_a_confirmed_player_is_refused_by_the_service_in_plain_words(
+    open_tournament, make_user, before
+):
+    a, b, c = make_user("ann"), make_user("ben"), make_user("cat")
+    registration.register_pair(
+        tournament=open_tournament, usernames=[a.username, b.username], now=before
+    )
+    attempts = [
+        lambda: propose(open_tournament, c, a, before),
+        lambda: propose(open_tournament, a, c, before),
+        lambda: registration.register_pair(
+            tournament=open_tournament, usernames=["cat", "ann"], now=before
+        ),
+    ]
+    for attempt in attempts:
+        state = snapshot()
+        with pytest.raises(
+            RegistrationError, match=r"^ann already in a pair in this tournament\.$"
+        ):
+            attempt()
+        assert snapshot() == state
+
+
+def test_a_second_confirmed_pair_for_a_player_is_refused_by_the_database(
+    open_tournament, register_pairs, make_user, before
+):
+    """The model level, no service: pending pairs share players freely, a second
+    confirmed pair's membership cannot be stored."""
+    (pair,) = register_pairs(open_tournament, 1)
+    other = make_user()
+    for _ in range(2):  # pending proposals are only Pair rows: no constraint applies
+        Pair.objects.create(tournament=open_tournament, player1=pair.player1, player2=other)
+    second = Pair.objects.create(
+        tournament=open_tournament,
+        player1=other,
+        player2=pair.player1,
+        status="confirmed",
+        confirmed_at=before,
+        registration_no=2,
+    )
+    PairMember.objects.create(tournament=open_tournament, pair=second, user=other)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        PairMember.objects.create(tournament=open_tournament, pair=second, user=pair.player1)
+
+
+def test_a_cancelled_or_superseded_proposal_cannot_be_confirmed(open_tournament, make_user, before):
+    a, b, c = make_user(), make_user(), make_user()
+    cancelled = propose(open_tournament, a, b, before)
+    registration.cancel_pair(pair=cancelled, user=a)
+    superseded = propose(open_tournament, a, c, before)
+    chosen = propose(open_tournament, b, c, before)
+    registration.confirm_pair(pair=chosen, user=c, now=before)
+    for stale, partner in ((cancelled, b), (superseded, c)):
+        state = snapshot()
+        with pytest.raises(RegistrationError, match="no longer open"):
+            registration.confirm_pair(pair=stale, user=partner, now=before)
+        with pytest.raises(RegistrationError, match="no longer open"):
+            registration.cancel_pair(pair=stale, user=a)
+        assert snapshot() == state
+
+
+def test_pending_proposals_lapse_when_round_one_starts(
+    open_tournament, register_pairs, make_user, t0
+):
+    a, b, c = make_user(), make_user(), make_user()
+    waiting = [
+        propose(open_tournament, a, b, t0 - timedelta(minutes=5)),
+        propose(open_tournament, c, a, t0 - timedelta(minutes=5)),
+    ]
+    registered = register_pairs(open_tournament, 4)
+    advance(now=t0)
+    assert not Pair.objects.filter(pk__in=[p.pk for p in waiting]).exists()
+    seated = set()
+    for ns, ew in Table.objects.filter(round__tournament=open_tournament).values_list(
+        "ns_pair_id", "ew_pair_id"
+    ):
+        seated |= {ns, ew}
+    assert seated == {p.pk for p in registered}
+    assert {p.pk for p in selectors.confirmed_pairs(open_tournament)} == seated
+    state = snapshot()
+    with pytest.raises(RegistrationError, match="lapsed when play started"):
+        registration.confirm_pair(pair=waiting[0], user=b, now=t0 + timedelta(seconds=1))
+    assert snapshot() == state
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_partners_confirming_the_same_player_at_once_register_one_pair(
+    make_tournament, make_user, t0
+):
+    """a proposed to b and to c; both confirm at the same instant: one pair is
+    registered, the other proposal is gone and its confirmation refused."""
+    tournament = make_tournament()
+    a, b, c = make_user(), make_user(), make_user()
+    before = t0 - timedelta(hours=1)
+    to_b, to_c = propose(tournament, a, b, before), propose(tournament, a, c, before)
+    barrier = threading.Barrier(2)
+    outcomes = {}
+
+    def attempt(pair, partner):
+        try:
+            barrier.wait()
+            registration.confirm_pair(pair=pair, user=partner, now=before)
+            outcomes[partner.pk] = "ok"
+        except RegistrationError as error:
+            outcomes[partner.pk] = str(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=attempt, args=args) for args in ((to_b, b), (to_c, c))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert len(outcomes) == 2 and list(outcomes.values()).count("ok") == 1
+    (refused,) = (o for o in outcomes.values() if o != "ok")
+    assert "no longer open" in refused
+    (pair,) = Pair.objects.filter(tournament=tournament)
+    assert (pair.status, pair.registration_no) == ("confirmed", 1)
+    assert PairMember.objects.filter(tournament=tournament).count() == 2
+
+
+def test_the_migration_releases_players_held_by_pending_proposals(
+    open_tournament, register_pairs, make_user, before
+):
+    """Before this change a proposal wrote both memberships; migration 0008 drops those
+    of pending proposals and keeps the registered pairs' own."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    migration = import_module("tournaments.migrations.0008_confirmed_pairs_hold_players")
+    (registered,) = register_pairs(open_tournament, 1)
+    a, b = make_user(), make_user()
+    old_style = propose(open_tournament, a, b, before)
+    PairMember.objects.bulk_create(
+        PairMember(tournament=open_tournament, pair=old_style, user=u) for u in (a, b)
+    )
+    migration.release_pending_proposals(apps, None)
+    assert set(PairMember.objects.values_list("pair_id", flat=True)) == {registered.pk}
+    registration.confirm_pair(pair=old_style, user=b, now=before)
+    assert PairMember.objects.filter(pair=old_style).count() == 2

@@ -417,16 +417,14 @@ class PairAdmin(admin.ModelAdmin):
                 data = original_clean(self_form)
                 t, p1, p2 = data.get("tournament"), data.get("player1"), data.get("player2")
                 if t and p1 and p2:
-                    if p1 == p2:
-                        raise forms.ValidationError(_("A pair is two different players."))
-                    problem = registration.registration_problem(t, timezone.now())
-                    if t.status != "scheduled" and problem:
+                    # The service's own checks, asked before saving so that a refusal is
+                    # a form error (save_model cannot refuse). Only confirmed pairs hold
+                    # players: a pending proposal of either player is no obstacle.
+                    problem = registration.pair_problem(tournament=t, player1=p1, player2=p2)
+                    if problem is None and t.status != "scheduled":
+                        problem = registration.registration_problem(t, timezone.now())
+                    if problem:
                         raise forms.ValidationError(problem)
-                    taken = t.pairs.filter(members__user__in=[p1, p2]).exists()
-                    if taken:
-                        raise forms.ValidationError(
-                            _("One of these players is already in a pair in this tournament.")
-                        )
                 return data
 
             form.clean = clean

@@ -1,7 +1,8 @@
 """The data model of a Swiss-pairs event (SPEC sections 1–7).
 
 Invariants that matter for fairness are database constraints, not only form checks:
-a player sits in at most one pair per tournament (`PairMember`), one result per table
+a player sits in at most one confirmed pair per tournament (`PairMember`; a pending
+proposal reserves nobody), one result per table
 and board, one round per number, one table per pair per round.
 """
 
@@ -284,7 +285,9 @@ def _player_name(user) -> str:
 
 
 class PairMember(models.Model):
-    """A player's seat in a pair; the unique key makes double registration impossible."""
+    """A player held by a confirmed pair; the unique key makes double registration
+    impossible. Written when the pair is confirmed, never for a pending proposal (SPEC 1:
+    a proposal reserves nothing, so a player may have several)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
     pair = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="members")

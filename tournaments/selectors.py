@@ -394,16 +394,40 @@ def round_with_boards(*, tournament: Tournament, number: int) -> Round:
 # --- Players' pages (issue 6) -------------------------------------------------------
 
 
-def pending_invitations(*, user) -> list[Pair]:
-    """Proposals waiting for `user` to confirm, in tournaments still taking entries."""
+def open_proposals(*, user) -> tuple[list[Pair], list[Pair]]:
+    """(made, received): `user`'s pending proposals in tournaments still taking entries,
+    in one query (home page)."""
     if not user.is_authenticated:
-        return []
-    return list(
+        return [], []
+    return _made_and_received(
         Pair.objects.filter(
-            player2=user, status=PairStatus.PENDING, tournament__status=TournamentStatus.SCHEDULED
+            status=PairStatus.PENDING, tournament__status=TournamentStatus.SCHEDULED
         )
+        .filter(Q(player1=user) | Q(player2=user))
         .select_related("tournament", *PAIR_PLAYERS)
-        .order_by("tournament__start_at", "id")
+        .order_by("tournament__start_at", "proposed_at", "id"),
+        user,
+    )
+
+
+def _made_and_received(pending, user) -> tuple[list[Pair], list[Pair]]:
+    made, received = [], []
+    for pair in pending:
+        (made if pair.player1_id == user.pk else received).append(pair)
+    return made, received
+
+
+def proposals_in(*, tournament: Tournament, user) -> tuple[list[Pair], list[Pair]]:
+    """(made, received): `user`'s pending proposals in `tournament`, in one query. None
+    once the tournament has started: the clock's start lapses them."""
+    if not user.is_authenticated or tournament.status != TournamentStatus.SCHEDULED:
+        return [], []
+    return _made_and_received(
+        Pair.objects.filter(tournament=tournament, status=PairStatus.PENDING)
+        .filter(Q(player1=user) | Q(player2=user))
+        .select_related(*PAIR_PLAYERS)
+        .order_by("proposed_at", "id"),
+        user,
     )
 
 

@@ -75,7 +75,9 @@ def instance(model: type[models.Model], attnames: Sequence[str], values: Iterabl
 
 
 @cache
-def _upsert_sql(model: type[models.Model], unique: tuple, update: tuple, vendor: str) -> tuple:
+def _upsert_sql(
+    model: type[models.Model], unique: tuple, update: tuple, unless: str | None, vendor: str
+) -> tuple:
     fields = [f for f in model._meta.concrete_fields if not f.primary_key]
     columns = ", ".join(quote(f.column) for f in fields)
     marks = ", ".join(["%s"] * len(fields))
@@ -83,26 +85,47 @@ def _upsert_sql(model: type[models.Model], unique: tuple, update: tuple, vendor:
     updated = [quote(model._meta.get_field(n).column) for n in update]
     changes = ", ".join(f"{c} = EXCLUDED.{c}" for c in updated)
     pk = quote(model._meta.pk.column)
+    table = quote(model._meta.db_table)
+    # The existing row is named by its table in DO UPDATE ... WHERE (EXCLUDED is the new one).
+    where = f" WHERE {table}.{quote(model._meta.get_field(unless).column)} <> %s" if unless else ""
     sql = (
-        f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({marks})"
-        f" ON CONFLICT ({conflict}) DO UPDATE SET {changes} RETURNING {pk}"
+        f"INSERT INTO {table} ({columns}) VALUES ({marks})"
+        f" ON CONFLICT ({conflict}) DO UPDATE SET {changes}{where} RETURNING {pk}"
     )
     return sql, tuple(fields)
 
 
-def upsert(obj: models.Model, *, unique_fields: Sequence[str], update_fields: Sequence[str]):
+def upsert(
+    obj: models.Model,
+    *,
+    unique_fields: Sequence[str],
+    update_fields: Sequence[str],
+    unless: tuple[str, object] | None = None,
+):
     """Insert `obj`, or update `update_fields` of the row it clashes with on
     `unique_fields`: one statement, no query compilation. Sets `obj.pk`.
+
+    `unless=(field, value)` leaves a clashing row whose `field` holds `value` as it is,
+    decided by the database on the row as committed (not as the caller last read it):
+    then nothing is written and the answer is None.
 
     Needs PostgreSQL, or SQLite 3.35+ (`RETURNING`; Debian 12 and Python's own builds
     ship newer). Values go through `pre_save` as in Django's own inserts.
     """
     model = type(obj)
-    sql, fields = _upsert_sql(model, tuple(unique_fields), tuple(update_fields), connection.vendor)
+    guard_field, guard_value = unless or (None, None)
+    sql, fields = _upsert_sql(
+        model, tuple(unique_fields), tuple(update_fields), guard_field, connection.vendor
+    )
     params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+    if guard_field:
+        params.append(model._meta.get_field(guard_field).get_db_prep_value(guard_value, connection))
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        obj.pk = cursor.fetchone()[0]
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    obj.pk = row[0]
     obj._state.adding = False
     obj._state.db = connection.alias
     return obj

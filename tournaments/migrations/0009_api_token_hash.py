@@ -29,7 +29,7 @@ def forget_tokens(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("tournaments", "0007_organiser_permissions"),
+        ("tournaments", "0008_confirmed_pairs_hold_players"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

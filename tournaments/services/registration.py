@@ -1,8 +1,12 @@
 """Registration (SPEC 1): propose a pair, partner confirms, cancel, withdraw.
 
 Every function refuses bad input with a `RegistrationError` and leaves the database
-as it was; the "one pair per player per tournament" rule is the `PairMember` unique
-constraint, so two racing requests cannot both succeed.
+as it was. A pending proposal reserves nothing: a player may have several, made and
+received, and only a confirmed pair holds its two players. That holding is the
+`PairMember` rows, written when a pair is confirmed, whose unique key ("one pair per
+player per tournament") two racing requests cannot both pass. Confirming a pair cancels
+both players' other pending proposals in the tournament; the clock's start lapses any
+still pending (`clock._start`).
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from datetime import datetime
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -20,6 +24,7 @@ from ..models import Pair, PairMember, PairStatus, Tournament, TournamentStatus
 from .permissions import MANAGE_PLAYERS, allowed, require
 
 User = get_user_model()
+PLAYERS = ("tournament", "player1", "player2")
 
 
 def registration_problem(tournament: Tournament, now: datetime) -> str | None:
@@ -57,25 +62,58 @@ def _already_in_pair_message(tournament: Tournament, users: list) -> str:
     return _("%(names)s already in a pair in this tournament.") % {"names": names}
 
 
-def _create_pair(*, tournament: Tournament, player1, player2, now: datetime, confirmed: bool):
+def pair_problem(*, tournament: Tournament, player1, player2) -> str | None:
+    """Why these two players cannot form a pair in `tournament` (the same player twice,
+    or one of them already in a confirmed pair there), or None. Pending proposals are
+    no obstacle: they reserve nothing."""
     if player1.pk == player2.pk:
-        raise RegistrationError(_("A pair is two different players."))
+        return _("A pair is two different players.")
+    if PairMember.objects.filter(tournament=tournament, user__in=[player1, player2]).exists():
+        return _already_in_pair_message(tournament, [player1, player2])
+    return None
+
+
+def _pending_with_either(tournament: Tournament, users: list):
+    ids = [u.pk for u in users]
+    return Pair.objects.filter(tournament=tournament, status=PairStatus.PENDING).filter(
+        Q(player1_id__in=ids) | Q(player2_id__in=ids)
+    )
+
+
+def _hold_players(pair: Pair) -> None:
+    """The confirmed pair takes its two players: their memberships (the database's
+    guard against a second pair), and their other pending proposals are cancelled.
+
+    Runs inside the caller's transaction with the tournament locked; a refusal rolls
+    the whole confirmation back."""
     try:
         with transaction.atomic():
-            pair = Pair(tournament=tournament, player1=player1, player2=player2, proposed_at=now)
-            if confirmed:
-                pair.status = PairStatus.CONFIRMED
-                pair.confirmed_at = now
-                pair.registration_no = _next_registration_no(tournament)
-            pair.save()
             PairMember.objects.bulk_create(
                 [
-                    PairMember(tournament=tournament, pair=pair, user=player1),
-                    PairMember(tournament=tournament, pair=pair, user=player2),
+                    PairMember(tournament_id=pair.tournament_id, pair=pair, user_id=user_id)
+                    for user_id in (pair.player1_id, pair.player2_id)
                 ]
             )
     except IntegrityError:
-        raise RegistrationError(_already_in_pair_message(tournament, [player1, player2])) from None
+        raise RegistrationError(
+            _already_in_pair_message(pair.tournament, [pair.player1, pair.player2])
+        ) from None
+    _pending_with_either(pair.tournament, [pair.player1, pair.player2]).exclude(pk=pair.pk).delete()
+
+
+def _create_pair(*, tournament: Tournament, player1, player2, now: datetime, confirmed: bool):
+    problem = pair_problem(tournament=tournament, player1=player1, player2=player2)
+    if problem:
+        raise RegistrationError(problem)
+    with transaction.atomic():
+        pair = Pair(tournament=tournament, player1=player1, player2=player2, proposed_at=now)
+        if confirmed:
+            pair.status = PairStatus.CONFIRMED
+            pair.confirmed_at = now
+            pair.registration_no = _next_registration_no(tournament)
+        pair.save()
+        if confirmed:
+            _hold_players(pair)
     return pair
 
 
@@ -96,17 +134,42 @@ def propose_pair(
         problem = registration_problem(tournament, now)
         if problem:
             raise RegistrationError(problem)
+        waiting = _pending_with_either(tournament, [proposer]).filter(
+            Q(player1=partner) | Q(player2=partner)
+        )
+        if partner.pk != proposer.pk and waiting.exists():
+            raise RegistrationError(
+                _("A proposal between you and %(u)s is already waiting for confirmation.")
+                % {"u": partner.get_username()}
+            )
         return _create_pair(
             tournament=tournament, player1=proposer, player2=partner, now=now, confirmed=False
         )
 
 
+def _gone() -> RegistrationError:
+    return RegistrationError(
+        _(
+            "This proposal is no longer open: it was cancelled, one of the players "
+            "registered with someone else, or it lapsed when play started."
+        )
+    )
+
+
 def confirm_pair(*, pair: Pair, user, now: datetime | None = None) -> Pair:
-    """The named partner confirms; the pair gets the next registration number."""
+    """The named partner confirms; the pair gets the next registration number, holds
+    both players, and their other pending proposals in the tournament are cancelled."""
     now = now or timezone.now()
     with transaction.atomic():
-        tournament = _lock_tournament(pair.tournament_id)
-        pair = Pair.objects.select_for_update().get(pk=pair.pk)
+        try:
+            tournament = _lock_tournament(pair.tournament_id)
+            pair = (
+                Pair.objects.select_for_update(of=("self",))
+                .select_related(*PLAYERS)
+                .get(pk=pair.pk, tournament_id=pair.tournament_id)
+            )
+        except (Tournament.DoesNotExist, Pair.DoesNotExist):
+            raise _gone() from None
         if pair.player2_id != user.pk:
             raise NotAllowed(_("Only the invited partner can confirm this pair."))
         if pair.status == PairStatus.CONFIRMED:
@@ -118,6 +181,7 @@ def confirm_pair(*, pair: Pair, user, now: datetime | None = None) -> Pair:
         pair.confirmed_at = now
         pair.registration_no = _next_registration_no(tournament)
         pair.save(update_fields=["status", "confirmed_at", "registration_no"])
+        _hold_players(pair)
         return pair
 
 
@@ -125,9 +189,11 @@ def cancel_pair(*, pair: Pair, user) -> None:
     """Either player cancels a pending proposal; both become free to pair again."""
     with transaction.atomic():
         try:
-            pair = Pair.objects.select_for_update().get(pk=pair.pk)
+            pair = Pair.objects.select_for_update().get(
+                pk=pair.pk, tournament_id=pair.tournament_id
+            )
         except Pair.DoesNotExist:
-            raise RegistrationError(_("This proposal no longer exists.")) from None
+            raise _gone() from None
         if user.pk not in (pair.player1_id, pair.player2_id):
             raise NotAllowed(_("Only the two players can cancel this proposal."))
         if pair.status != PairStatus.PENDING:

@@ -3,7 +3,13 @@
 The cut-off race: a submission holds a shared lock on its round's row while it checks
 the bell and writes; the round close takes that row FOR UPDATE. So a submission that
 got in before the close is stored and then scored, and one that comes after sees the
-round closed and is refused — never half of each.
+round closed and is refused — never half of each. Confirmations and disputes take the
+same share lock, so once a round is closed only the director changes its results.
+
+A director's ruling takes the round FOR UPDATE and then the result row, so it waits for
+entries, confirmations and disputes in flight and decides on what they wrote; an entry
+that waited for the ruling cannot replace an adjusted score it never saw (the upsert is
+guarded in SQL).
 """
 
 from __future__ import annotations
@@ -281,11 +287,57 @@ def submit_result(
             ew_adjustment="",
             **fields,
         )
-        sql.upsert(result, unique_fields=("table", "board"), update_fields=RESULT_ENTRY_FIELDS)
+        # The state was read with the round lock, but a director's adjustment may have
+        # committed while this entry waited for that lock: the read does not show it. So
+        # the upsert itself leaves an adjusted row alone unless this entry saw it (only an
+        # organiser gets here then) — the same statement, no further round-trip.
+        seen = existing == ResultState.ADJUSTED
+        stored = sql.upsert(
+            result,
+            unique_fields=("table", "board"),
+            update_fields=RESULT_ENTRY_FIELDS,
+            unless=None if seen else ("state", ResultState.ADJUSTED),
+        )
+        if stored is None:
+            raise NotAllowed(_("The director has adjusted this board; ask the director."))
         return result
 
 
-def _result_for_opponent(result_id: int, user) -> tuple[BoardResult, str]:
+def _closed_refusal(result_id: int, now: datetime) -> str | None:
+    """Lock the result's round FOR SHARE, as an entry does, and say why the result can no
+    longer be confirmed or disputed (its round closed, or the bell rang), or None.
+
+    The share lock orders a confirmation or dispute with the close (FOR UPDATE): one that
+    got in first is kept, one that comes after sees the round closed.
+    """
+    lock = " FOR SHARE OF r" if connection.vendor == "postgresql" else ""
+    row = sql.fetch_one(
+        "SELECT r.number, r.status, r.ends_at, r.closed_at, t.status"
+        f" FROM {BoardResult._meta.db_table} br"
+        f" JOIN {Table._meta.db_table} tb ON tb.id = br.table_id"
+        f" JOIN {Round._meta.db_table} r ON r.id = tb.round_id"
+        f" JOIN {Tournament._meta.db_table} t ON t.id = r.tournament_id"
+        f" WHERE br.id = %s{lock}",
+        [result_id],
+    )
+    if row is None:
+        raise NotFound(_("This result no longer exists."))
+    number, status, ends_at, closed_at, tournament_status = row
+    ends_at, closed_at = sql.timestamp(ends_at), sql.timestamp(closed_at)
+    if status == RoundStatus.CLOSED:
+        when = min(closed_at or ends_at, ends_at)
+    elif tournament_status != TournamentStatus.PAUSED and now >= ends_at:
+        when = ends_at
+    else:
+        return None
+    return _(
+        "Round %(n)s closed at %(t)s; its results can no longer be confirmed or disputed. "
+        "Ask the director."
+    ) % {"n": number, "t": _local(when)}
+
+
+def _result_for_opponent(result_id: int, user, now: datetime) -> tuple[BoardResult, str]:
+    closed = _closed_refusal(result_id, now)
     result = (
         BoardResult.objects.select_for_update(of=("self",))
         .select_related("table__ns_pair", "table__ew_pair", "table__round__tournament")
@@ -297,6 +349,8 @@ def _result_for_opponent(result_id: int, user) -> tuple[BoardResult, str]:
     entered_side = seat_of(result.table, result.entered_by) if result.entered_by else None
     if entered_side == side:
         raise NotAllowed(_("The other side confirms a result; you entered this one."))
+    if closed:
+        raise RoundClosed(closed)
     return result, side
 
 
@@ -306,7 +360,7 @@ DISPUTE_FIELDS = ("disputed", "dispute_note", "disputed_at")
 def confirm_result(*, result: BoardResult, user, now: datetime | None = None) -> BoardResult:
     now = now or timezone.now()
     with transaction.atomic():
-        result, _side = _result_for_opponent(result.pk, user)
+        result, _side = _result_for_opponent(result.pk, user, now)
         if result.state not in (ResultState.PLAYED, ResultState.PASSED_OUT):
             raise ResultRefused(_("There is no played result to confirm."))
         result.confirmed_by = user
@@ -325,7 +379,7 @@ def dispute_result(
     with who (the side that is not the entering one), why and when."""
     now = now or timezone.now()
     with transaction.atomic():
-        result, _side = _result_for_opponent(result.pk, user)
+        result, _side = _result_for_opponent(result.pk, user, now)
         result.disputed = True
         result.dispute_note = (note or "").strip()[:500]
         result.disputed_at = now
@@ -378,7 +432,9 @@ def director_set_result(
             Round.objects.select_for_update().select_related("tournament").get(pk=table.round_id)
         )
         board = _board_of(round, board_number)
-        result = BoardResult.objects.filter(table=table, board=board).first()
+        # Locked before deciding: a confirmation or dispute in flight is waited for and
+        # then seen, not overwritten by this save from a stale copy.
+        result = BoardResult.objects.select_for_update().filter(table=table, board=board).first()
         result = result or BoardResult(table=table, board=board)
         if adjusting:
             result.state = ResultState.ADJUSTED

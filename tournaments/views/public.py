@@ -55,12 +55,14 @@ def home(request):
                 "opponents": table.ew_pair if ns else table.ns_pair,
             }
         )
+    made, received = selectors.open_proposals(user=request.user)
     return render(
         request,
         "tournaments/home.html",
         {
             "cards": selectors.tournament_cards(),
-            "invitations": selectors.pending_invitations(user=request.user),
+            "invitations": received,
+            "proposals_made": made,
             "seats": seats,
             "now": timezone.now(),
         },
@@ -133,6 +135,8 @@ def tournament(request, tournament_id: int):
         context["registration_problem"] = registration_problem(tournament, context["now"])
         context["registered_pairs"] = list(selectors.confirmed_pairs(tournament))
         context["propose_form"] = ProposePairForm()
+        made, received = selectors.proposals_in(tournament=tournament, user=request.user)
+        context["proposals_made"], context["proposals_received"] = made, received
     context["scheduled"] = scheduled
     return render(request, "tournaments/tournament.html", context)
 

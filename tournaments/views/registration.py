@@ -54,10 +54,19 @@ def _pair(tournament_id: int, pair_id: int) -> Pair:
     )
 
 
+def _proposal(tournament_id: int, pair_id: int) -> Pair:
+    """The proposal to confirm or cancel. One that is gone (cancelled, or lapsed at the
+    start) is handed to the service as it was named, and the service says so: a page
+    left open shows a plain message, not a 404."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    found = Pair.objects.filter(pk=pair_id, tournament=tournament).first()
+    return found or Pair(pk=pair_id, tournament=tournament)
+
+
 @login_required
 @require_POST
 def confirm_pair(request, tournament_id: int, pair_id: int):
-    pair = _pair(tournament_id, pair_id)
+    pair = _proposal(tournament_id, pair_id)
     try:
         pair = registration.confirm_pair(pair=pair, user=request.user)
     except ServiceError as error:
@@ -74,7 +83,7 @@ def confirm_pair(request, tournament_id: int, pair_id: int):
 @login_required
 @require_POST
 def cancel_pair(request, tournament_id: int, pair_id: int):
-    pair = _pair(tournament_id, pair_id)
+    pair = _proposal(tournament_id, pair_id)
     try:
         registration.cancel_pair(pair=pair, user=request.user)
     except ServiceError as error:

@@ -112,7 +112,8 @@ def _row(table: Table, side: str, item, *, form=None, error="", saved="") -> Row
         seat_of(table, result.entered_by) if result is not None and result.entered_by else None
     )
     can_confirm = (
-        result is not None
+        round.status == RoundStatus.OPEN  # after the close only the director changes it
+        and result is not None
         and result.state in (ResultState.PLAYED, ResultState.PASSED_OUT)
         and result.confirmed_at is None
         and entered_side != side

@@ -174,12 +174,12 @@ class BoardState:
                 doubling = 1 if call.call == DOUBLE else 2
         return bid, doubling
 
-    @property
+    @cached_property
     def is_auction_over(self) -> bool:
         """Three passes after a call other than pass, or four passes (Law 17E)."""
         return len(self.calls) >= 4 and all(call.call == PASS for call in self.calls[-3:])
 
-    @property
+    @cached_property
     def passed_out(self) -> bool:
         return self.is_auction_over and self._last_bid[0] is None
 
@@ -187,9 +187,13 @@ class BoardState:
         """The calls the player to call may make, lowest bid first; () outside the auction."""
         if self.is_auction_over:
             return ()
-        return tuple(
-            call for call in (PASS, DOUBLE, REDOUBLE, *BIDS) if self.allows(Call(self.turn, call))
-        )
+        bid, doubling = self._last_bid
+        if bid is None:
+            return (PASS, *BIDS)
+        ours = side_of(bid.seat) == side_of(self.turn)
+        doubles = (DOUBLE,) if not ours and doubling == 0 else ()
+        redoubles = (REDOUBLE,) if ours and doubling == 1 else ()
+        return (PASS, *doubles, *redoubles, *BIDS[BIDS.index(bid.call) + 1 :])
 
     @cached_property
     def contract(self) -> Contract | None:
@@ -218,7 +222,7 @@ class BoardState:
 
     # -- the play (Laws 41-47, SPEC 9) ------------------------------------------------
 
-    @property
+    @cached_property
     def turn(self) -> str | None:
         """The seat to call, or whose hand plays next (dummy's seat when dummy plays)."""
         if self.is_over:
@@ -278,7 +282,7 @@ class BoardState:
                 return sort_hand(following)
         return sort_hand(hand)
 
-    @property
+    @cached_property
     def opening_lead(self) -> str | None:
         trick = self.tricks[0] if self.tricks else self.current_trick
         return trick.cards[0] if trick is not None and trick.cards else None
@@ -352,7 +356,7 @@ class BoardState:
 
     # -- the end ----------------------------------------------------------------------
 
-    @property
+    @cached_property
     def is_over(self) -> bool:
         """Passed out, 13 tricks played, or a claim accepted by both opponents."""
         return self.passed_out or len(self.tricks) == 13 or self.accepted_claim is not None

@@ -90,7 +90,8 @@ class Claim:
         _set(self, "seat", _seat(self.seat))
         if isinstance(self.tricks, bool) or not isinstance(self.tricks, int) or self.tricks < 0:
             raise IllegalAction(
-                _("a claim is a whole number of tricks, got %(tricks)r"), tricks=self.tricks
+                _("a claim must be a whole number of tricks, 0 or more; got %(tricks)r"),
+                tricks=self.tricks,
             )
 
 

@@ -121,6 +121,7 @@ class BoardState:
         return replace(after, actions=(*self.actions, action))
 
     def allows(self, action: Action) -> bool:
+        """Whether ``apply(action)`` would be accepted now."""
         try:
             self.apply(action)
         except IllegalAction:
@@ -347,7 +348,7 @@ class BoardState:
         if answer.seat in self.claim_accepted_by:
             raise IllegalAction(_("you have already accepted this claim"))
         if not answer.accept:
-            # Law 68D: either opponent rejecting the claim means play continues.
+            # Online practice (SPEC 9): either opponent rejecting the claim means play goes on.
             return replace(self, pending_claim=None, claim_accepted_by=frozenset())
         accepted = self.claim_accepted_by | {answer.seat}
         if len(accepted) < 2:

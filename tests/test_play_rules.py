@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -22,6 +24,8 @@ from play import (
 )
 from scoring import Contract, contract_score
 from tournaments.errors import scoring_message
+
+ROOT = Path(play.__file__).resolve().parent.parent
 
 # N A8.AK4.T86.JT953  E KQ54.QT7.KQ3.KQ4  S T76.J85.AJ972.76  W J932.9632.54.A82
 DEAL = "N:A8.AK4.T86.JT953 KQ54.QT7.KQ3.KQ4 T76.J85.AJ972.76 J932.9632.54.A82"
@@ -375,3 +379,14 @@ def test_a_refusal_reads_in_the_players_language():
     assert str(caught.value) == "insufficient bid: 1S is not higher than 1NT"
     with translation.override("zh-hans"):
         assert scoring_message(caught.value) == "叫品不足：1S 不高于 1NT"
+
+
+def test_the_package_imports_neither_django_nor_tournaments():
+    probe = (
+        "import sys, play; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('django', 'tournaments')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert done.stdout.strip() == "[]"

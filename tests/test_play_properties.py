@@ -70,10 +70,6 @@ def spec_auction_over(calls: list[str]) -> bool:
     return len(calls) >= 4 and calls[-3:] == ["P", "P", "P"]
 
 
-def endplay_card(card: str) -> EndplayCard:
-    return EndplayCard(card)
-
-
 def card_text(card: EndplayCard) -> str:
     return "SHDC"[card.suit] + card.rank.abbr
 
@@ -129,7 +125,7 @@ def snapshot(state: BoardState) -> tuple:
 
 
 def refused_unchanged(state: BoardState, action) -> None:
-    """The action is refused, and the state reads exactly as before."""
+    """The action is refused, and the state is as it was."""
     before = snapshot(state)
     try:
         state.apply(action)
@@ -254,7 +250,7 @@ def play_the_cards(rng: random.Random, state: BoardState, pbn: str) -> tuple[Boa
 
         card = rng.choice(sorted(legal))
         state = state.apply(Card(actor, card))
-        deal.play(endplay_card(card))
+        deal.play(EndplayCard(card))
         if not deal.curtrick:  # endplay completed the trick: its winner is on lead
             trick = state.tricks[-1]
             assert trick.winner == deal.first.abbr
@@ -320,7 +316,7 @@ def test_random_boards_agree_with_endplay_and_score_by_scoring(seed, vulnerabili
 
 @given(seeds)
 @settings(deadline=None, max_examples=300)
-def test_random_actions_are_accepted_exactly_when_the_rules_allow(seed):
+def test_any_action_is_either_recorded_or_refused_without_change(seed):
     """Any action at all, from any seat, at any moment of a board: either the new state
     has it as its last action, or it is refused and the board is unchanged."""
     rng = random.Random(seed)

@@ -1,0 +1,388 @@
+"""One board at one table, from the first call to the last trick (SPEC 9).
+
+A ``BoardState`` is immutable: ``apply`` answers a new state or raises ``IllegalAction``,
+so a refused action changes nothing, and replaying the stored actions rebuilds the
+state exactly (a player who reconnects sees the same board).
+"""
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from functools import cached_property
+
+from scoring import SEATS, Contract, ScoringError, contract_score
+from scoring import validate_vulnerability as _vulnerability
+
+from .actions import BIDS, DOUBLE, PASS, REDOUBLE, Action, Call, Card, Claim, ClaimResponse
+from .cards import Hands, parse_deal, partner_of, rank_order, seat_offset, side_of, sort_hand
+from .errors import DealError, IllegalAction
+from .errors import gettext_noop as _
+
+_SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+@dataclass(frozen=True)
+class Trick:
+    """Cards in the order played, starting with ``leader``'s; ``winner`` once complete."""
+
+    leader: str
+    cards: tuple[str, ...] = ()
+    winner: str | None = None
+
+    @property
+    def plays(self) -> tuple[tuple[str, str], ...]:
+        """(seat, card) pairs: whose hand each card came from."""
+        return tuple((seat_offset(self.leader, i), card) for i, card in enumerate(self.cards))
+
+
+@dataclass(frozen=True)
+class Result:
+    """A finished board as scoring takes it; a passed-out board has no contract."""
+
+    contract: Contract | None
+    declarer: str | None
+    tricks: int
+    lead: str | None
+    ns_score: int
+
+
+def trick_winner(leader: str, cards: tuple[str, ...], strain: str) -> str:
+    """The highest trump wins, else the highest card of the suit led (Law 44)."""
+    led = cards[0][0]
+
+    def power(card: str) -> tuple[bool, bool, int]:
+        return card[0] == strain, card[0] == led, rank_order(card)
+
+    return seat_offset(leader, max(range(len(cards)), key=lambda i: power(cards[i])))
+
+
+@dataclass(frozen=True)
+class BoardState:
+    """A board at a table: build it with ``start`` and ``apply``, or ``replay``."""
+
+    dealer: str
+    vulnerability: str
+    deal: Hands  # the hands as dealt, in the order of SEATS
+    hands: Hands  # the cards still held
+    actions: tuple[Action, ...] = ()
+    calls: tuple[Call, ...] = ()
+    tricks: tuple[Trick, ...] = ()  # completed tricks
+    current_trick: Trick | None = None  # None outside the play
+    pending_claim: Claim | None = None
+    claim_accepted_by: frozenset[str] = frozenset()
+    accepted_claim: Claim | None = None
+
+    # -- building -------------------------------------------------------------------
+
+    @classmethod
+    def start(
+        cls, deal: "str | Mapping[str, Iterable[str]]", dealer: str, vulnerability: str
+    ) -> "BoardState":
+        """A board before the first call; ``deal`` is a PBN deal string ("N:AKQ.… …")."""
+        if dealer not in SEATS:
+            raise DealError(_("the dealer must be N, E, S or W; got %(dealer)r"), dealer=dealer)
+        try:
+            vulnerability = _vulnerability(vulnerability)
+        except ScoringError:
+            raise DealError(
+                _("vulnerability must be None, NS, EW or Both; got %(vulnerability)r"),
+                vulnerability=vulnerability,
+            ) from None
+        hands = parse_deal(deal)
+        return cls(dealer=dealer, vulnerability=vulnerability, deal=hands, hands=hands)
+
+    @classmethod
+    def replay(
+        cls,
+        deal: "str | Mapping[str, Iterable[str]]",
+        dealer: str,
+        vulnerability: str,
+        actions: Iterable[Action],
+    ) -> "BoardState":
+        """The state after ``actions``, each applied in turn (refusing the first illegal)."""
+        state = cls.start(deal, dealer, vulnerability)
+        for action in actions:
+            state = state.apply(action)
+        return state
+
+    def apply(self, action: Action) -> "BoardState":
+        """The board after ``action``; raises ``IllegalAction`` (saying why) if not allowed."""
+        if self.is_over:
+            raise IllegalAction(_("the board is over"))
+        if isinstance(action, Call):
+            after = self._call(action)
+        elif isinstance(action, Card):
+            after = self._play(action)
+        elif isinstance(action, Claim):
+            after = self._claim(action)
+        elif isinstance(action, ClaimResponse):
+            after = self._answer(action)
+        else:
+            raise IllegalAction(_("%(action)r is not a call, card or claim"), action=action)
+        return replace(after, actions=(*self.actions, action))
+
+    def allows(self, action: Action) -> bool:
+        """Whether ``apply(action)`` would be accepted now."""
+        try:
+            self.apply(action)
+        except IllegalAction:
+            return False
+        return True
+
+    # -- the auction (Laws 17-21, SPEC 9) ---------------------------------------------
+
+    def _call(self, call: Call) -> "BoardState":
+        if self.is_auction_over:
+            raise IllegalAction(_("the auction is over"))
+        if call.seat != self.turn:
+            raise IllegalAction(_("not your turn: %(seat)s is to call"), seat=self.turn)
+        bid, doubling = self._last_bid
+        if call.is_bid and bid is not None and BIDS.index(call.call) <= BIDS.index(bid.call):
+            raise IllegalAction(
+                _("insufficient bid: %(call)s is not higher than %(bid)s"),
+                call=call.call,
+                bid=bid.call,
+            )
+        if call.call == DOUBLE:
+            # Law 19A: only the opponents' last bid, and only if not yet doubled.
+            if bid is None:
+                raise IllegalAction(_("nothing to double: no bid has been made"))
+            if side_of(bid.seat) == side_of(call.seat):
+                raise IllegalAction(_("you may double only the opponents' bid"))
+            if doubling:
+                raise IllegalAction(_("%(bid)s has already been doubled"), bid=bid.call)
+        if call.call == REDOUBLE:
+            # Law 19B: only one's own side's bid doubled by the opponents.
+            if bid is None or doubling == 0:
+                raise IllegalAction(_("nothing to redouble: the last bid is not doubled"))
+            if side_of(bid.seat) != side_of(call.seat):
+                raise IllegalAction(_("you may redouble only your own side's bid"))
+            if doubling == 2:
+                raise IllegalAction(_("%(bid)s has already been redoubled"), bid=bid.call)
+        after = replace(self, calls=(*self.calls, call))
+        if after.is_auction_over and not after.passed_out:
+            # Law 41A: the player on declarer's left makes the opening lead.
+            after = replace(after, current_trick=Trick(seat_offset(after.declarer, 1)))
+        return after
+
+    @cached_property
+    def _last_bid(self) -> tuple[Call | None, int]:
+        """The last bid so far and its doubling: 0, 1 (doubled) or 2 (redoubled)."""
+        bid, doubling = None, 0
+        for call in self.calls:
+            if call.is_bid:
+                bid, doubling = call, 0
+            elif call.call != PASS:
+                doubling = 1 if call.call == DOUBLE else 2
+        return bid, doubling
+
+    @cached_property
+    def is_auction_over(self) -> bool:
+        """Three passes after a call other than pass, or four passes (Law 17E)."""
+        return len(self.calls) >= 4 and all(call.call == PASS for call in self.calls[-3:])
+
+    @cached_property
+    def passed_out(self) -> bool:
+        return self.is_auction_over and self._last_bid[0] is None
+
+    def legal_calls(self) -> tuple[str, ...]:
+        """The calls the player to call may make, lowest bid first; () outside the auction."""
+        if self.is_auction_over:
+            return ()
+        bid, doubling = self._last_bid
+        if bid is None:
+            return (PASS, *BIDS)
+        ours = side_of(bid.seat) == side_of(self.turn)
+        doubles = (DOUBLE,) if not ours and doubling == 0 else ()
+        redoubles = (REDOUBLE,) if ours and doubling == 1 else ()
+        return (PASS, *doubles, *redoubles, *BIDS[BIDS.index(bid.call) + 1 :])
+
+    @cached_property
+    def contract(self) -> Contract | None:
+        """The final contract once the auction is over (None if passed out or still bidding)."""
+        bid, doubling = self._last_bid
+        if not self.is_auction_over or bid is None:
+            return None
+        return Contract(int(bid.call[0]), bid.call[1:], doubling)
+
+    @cached_property
+    def declarer(self) -> str | None:
+        """The player of the declaring side who first named the final strain (SPEC 9)."""
+        contract = self.contract
+        if contract is None:
+            return None
+        side = side_of(self._last_bid[0].seat)
+        return next(
+            call.seat
+            for call in self.calls
+            if call.is_bid and call.call[1:] == contract.strain and side_of(call.seat) == side
+        )
+
+    @property
+    def dummy(self) -> str | None:
+        return partner_of(self.declarer) if self.declarer else None
+
+    # -- the play (Laws 41-47, SPEC 9) ------------------------------------------------
+
+    @cached_property
+    def turn(self) -> str | None:
+        """The seat to call, or whose hand plays next (dummy's seat when dummy plays)."""
+        if self.is_over:
+            return None
+        if not self.is_auction_over:
+            return seat_offset(self.dealer, len(self.calls))
+        return seat_offset(self.current_trick.leader, len(self.current_trick.cards))
+
+    @property
+    def actor(self) -> str | None:
+        """The player who must act now: declarer plays dummy's cards (Law 45A)."""
+        turn = self.turn
+        return self.declarer if turn is not None and turn == self.dummy else turn
+
+    def _play(self, card: Card) -> "BoardState":
+        if not self.is_auction_over:
+            raise IllegalAction(_("the auction is not over: no card can be played yet"))
+        self._refuse_while_claim_waits()
+        turn = self.turn
+        if card.seat != self.actor:
+            if card.seat == self.dummy == turn:
+                raise IllegalAction(_("declarer plays dummy's cards"))
+            raise IllegalAction(_("not your turn: %(seat)s is to play"), seat=turn)
+        hand = self.hands[SEATS.index(turn)]
+        if card.card not in hand:
+            raise IllegalAction(_("%(card)s is not in %(seat)s's hand"), card=card.card, seat=turn)
+        trick = self.current_trick
+        if trick.cards:
+            led = trick.cards[0][0]
+            if card.card[0] != led and any(held[0] == led for held in hand):
+                # Law 44C: a player must follow suit if able.
+                raise IllegalAction(
+                    _("you must follow suit: play a %(suit)s"), suit=_SUIT_SYMBOLS[led]
+                )
+        hands = tuple(
+            held - {card.card} if seat == turn else held
+            for seat, held in zip(SEATS, self.hands, strict=True)
+        )
+        cards = (*trick.cards, card.card)
+        if len(cards) < 4:
+            return replace(self, hands=hands, current_trick=Trick(trick.leader, cards))
+        # Law 44G: the winner of a trick leads to the next one.
+        winner = trick_winner(trick.leader, cards, self.contract.strain)
+        tricks = (*self.tricks, Trick(trick.leader, cards, winner))
+        current = Trick(winner) if len(tricks) < 13 else None
+        return replace(self, hands=hands, tricks=tricks, current_trick=current)
+
+    def legal_cards(self) -> tuple[str, ...]:
+        """The cards the hand to play may play now (follow suit if able); () if none."""
+        if self.is_over or not self.is_auction_over or self.pending_claim:
+            return ()
+        hand = self.hands[SEATS.index(self.turn)]
+        if self.current_trick.cards:
+            led = self.current_trick.cards[0][0]
+            following = [card for card in hand if card[0] == led]
+            if following:
+                return sort_hand(following)
+        return sort_hand(hand)
+
+    @cached_property
+    def opening_lead(self) -> str | None:
+        trick = self.tricks[0] if self.tricks else self.current_trick
+        return trick.cards[0] if trick is not None and trick.cards else None
+
+    @property
+    def dummy_visible(self) -> bool:
+        """Dummy's hand is shown to all four after the opening lead (Law 41D)."""
+        return self.opening_lead is not None
+
+    def hand_of(self, seat: str) -> tuple[str, ...]:
+        """The cards ``seat`` still holds, as a hand is shown."""
+        return sort_hand(self.hands[SEATS.index(seat)])
+
+    def visible_seats(self, seat: str) -> frozenset[str]:
+        """Whose hands ``seat`` may see: their own, dummy after the lead, all four when over."""
+        if self.is_over:
+            return frozenset(SEATS)
+        if self.dummy_visible:
+            return frozenset({seat, self.dummy})
+        return frozenset({seat})
+
+    # -- claims (Laws 68-69, SPEC 9) -------------------------------------------------
+
+    def _refuse_while_claim_waits(self) -> None:
+        if self.pending_claim is not None:
+            raise IllegalAction(
+                _("a claim is waiting for an answer: play goes on only if it is rejected")
+            )
+
+    def _claim(self, claim: Claim) -> "BoardState":
+        if not self.is_auction_over:
+            raise IllegalAction(_("no claim during the auction"))
+        self._refuse_while_claim_waits()
+        if self.opening_lead is None:
+            raise IllegalAction(_("claims are made during the play, after the opening lead"))
+        if claim.seat == self.dummy:
+            raise IllegalAction(_("dummy cannot claim: declarer or a defender may"))
+        remaining = 13 - len(self.tricks)
+        if claim.tricks > remaining:
+            raise IllegalAction(
+                _("only %(remaining)s tricks remain: you cannot claim %(tricks)s"),
+                remaining=remaining,
+                tricks=claim.tricks,
+            )
+        return replace(self, pending_claim=claim, claim_accepted_by=frozenset())
+
+    @property
+    def claim_answers_awaited(self) -> frozenset[str]:
+        """The opponents of the claimer who have still to accept the pending claim."""
+        if self.pending_claim is None:
+            return frozenset()
+        claimer_side = side_of(self.pending_claim.seat)
+        opponents = {seat for seat in SEATS if side_of(seat) != claimer_side}
+        return frozenset(opponents - self.claim_accepted_by)
+
+    def _answer(self, answer: ClaimResponse) -> "BoardState":
+        claim = self.pending_claim
+        if claim is None:
+            raise IllegalAction(_("there is no claim to answer"))
+        if side_of(answer.seat) == side_of(claim.seat):
+            raise IllegalAction(_("your side made this claim: the opponents answer it"))
+        if answer.seat in self.claim_accepted_by:
+            raise IllegalAction(_("you have already accepted this claim"))
+        if not answer.accept:
+            # Online practice (SPEC 9): either opponent rejecting the claim means play goes on.
+            return replace(self, pending_claim=None, claim_accepted_by=frozenset())
+        accepted = self.claim_accepted_by | {answer.seat}
+        if len(accepted) < 2:
+            return replace(self, claim_accepted_by=accepted)
+        return replace(self, pending_claim=None, claim_accepted_by=accepted, accepted_claim=claim)
+
+    # -- the end ----------------------------------------------------------------------
+
+    @cached_property
+    def is_over(self) -> bool:
+        """Passed out, 13 tricks played, or a claim accepted by both opponents."""
+        return self.passed_out or len(self.tricks) == 13 or self.accepted_claim is not None
+
+    @property
+    def tricks_won(self) -> dict[str, int]:
+        """Tricks won by "NS" and "EW", counting an accepted claim's."""
+        won = {"NS": 0, "EW": 0}
+        for trick in self.tricks:
+            won[side_of(trick.winner)] += 1
+        claim = self.accepted_claim
+        if claim is not None:
+            remaining = 13 - len(self.tricks)
+            claimer = side_of(claim.seat)
+            other = "EW" if claimer == "NS" else "NS"
+            won[claimer] += claim.tricks
+            won[other] += remaining - claim.tricks
+        return won
+
+    def result(self) -> Result:
+        """The board's result and its NS score by ``scoring.contract_score`` (Law 77)."""
+        if not self.is_over:
+            raise IllegalAction(_("the board is not over yet"))
+        if self.passed_out:
+            return Result(None, None, 0, None, 0)
+        tricks = self.tricks_won[side_of(self.declarer)]
+        score = contract_score(self.contract, self.declarer, tricks, self.vulnerability)
+        return Result(self.contract, self.declarer, tricks, self.opening_lead, score)

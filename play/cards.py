@@ -1,0 +1,84 @@
+"""Cards and deals: a card is its suit letter and rank ("SA", "HT", "D2")."""
+
+from collections.abc import Iterable, Mapping
+
+from scoring import SEATS
+
+from .errors import DealError
+from .errors import gettext_noop as _
+
+SUITS = ("S", "H", "D", "C")  # PBN order within a hand
+RANKS = "AKQJT98765432"  # highest first
+DECK = frozenset(suit + rank for suit in SUITS for rank in RANKS)
+
+Hands = tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]
+"""The four hands in the order of ``SEATS`` (N, E, S, W)."""
+
+
+def rank_order(card: str) -> int:
+    """Strength of a card within its suit: the ace is 12, the two 0."""
+    return 12 - RANKS.index(card[1])
+
+
+def sort_hand(cards: Iterable[str]) -> tuple[str, ...]:
+    """Cards as a hand is shown: spades, hearts, diamonds, clubs, each from the top."""
+    return tuple(sorted(cards, key=lambda card: (SUITS.index(card[0]), RANKS.index(card[1]))))
+
+
+def seat_offset(seat: str, steps: int) -> str:
+    """The seat ``steps`` places clockwise from ``seat`` (1 = left-hand opponent)."""
+    return SEATS[(SEATS.index(seat) + steps) % 4]
+
+
+def partner_of(seat: str) -> str:
+    return seat_offset(seat, 2)
+
+
+def side_of(seat: str) -> str:
+    """ "NS" or "EW"."""
+    return "NS" if seat in ("N", "S") else "EW"
+
+
+def parse_deal(deal: "str | Mapping[str, Iterable[str]]") -> Hands:
+    """The four hands of a PBN deal string ("N:AKQ.T98.… …", any first seat, hands
+    clockwise, suits S.H.D.C) or of a mapping seat -> cards ("SA", "HT", …)."""
+    if isinstance(deal, str):
+        hands = _parse_pbn(deal)
+    elif isinstance(deal, Mapping) and sorted(deal) == sorted(SEATS):
+        hands = {seat: [str(card).upper() for card in deal[seat]] for seat in SEATS}
+    else:
+        raise DealError(_("a deal must be a PBN deal such as N:AKQ.… with four hands"))
+    seen: set[str] = set()
+    for seat in SEATS:
+        for card in hands[seat]:
+            if card not in DECK:
+                raise DealError(_("%(card)r is not a card"), card=card)
+            if card in seen:
+                raise DealError(_("%(card)s is dealt twice"), card=card)
+            seen.add(card)
+        if len(hands[seat]) != 13:
+            raise DealError(
+                _("each hand holds 13 cards; %(seat)s holds %(count)s"),
+                seat=seat,
+                count=len(hands[seat]),
+            )
+    return tuple(frozenset(hands[seat]) for seat in SEATS)  # type: ignore[return-value]
+
+
+def _parse_pbn(deal: str) -> dict[str, list[str]]:
+    first, colon, rest = deal.strip().partition(":")
+    parts = rest.split()
+    if not colon or first.upper() not in SEATS or len(parts) != 4:
+        raise DealError(_("a deal must be a PBN deal such as N:AKQ.… with four hands"))
+    hands: dict[str, list[str]] = {}
+    for offset, hand in enumerate(parts):
+        holdings = hand.upper().split(".")
+        if len(holdings) != 4:
+            raise DealError(
+                _("a hand must have four suits separated by dots, got %(hand)r"), hand=hand
+            )
+        seat = seat_offset(first.upper(), offset)
+        hands[seat] = [
+            suit + rank for suit, ranks in zip(SUITS, holdings, strict=True) for rank in ranks
+        ]
+    return hands

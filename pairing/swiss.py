@@ -69,9 +69,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from operator import attrgetter
 
 import networkx as nx
+
+from scoring import standing_key
 
 from .matching import (
     Edge,
@@ -91,16 +92,12 @@ LOOKAHEAD_MAX_CANDIDATES = 24
 
 
 def standings_order(pairs: Iterable[PairState]) -> list[PairState]:
-    """Pairs ranked for seating: score descending, then more boards completed, then
-    earlier registration (lower registration_no), then lower pair_id."""
-    # Stable sorts from the last key to the first (reverse=True keeps ties in order): the
-    # same order as the key (-score, -boards_completed, registration_no, pair_id), twice
-    # as fast as building that tuple for every pair.
-    order = sorted(pairs, key=attrgetter("pair_id"))
-    order.sort(key=attrgetter("registration_no"))
-    order.sort(key=attrgetter("boards_completed"), reverse=True)
-    order.sort(key=attrgetter("score"), reverse=True)
-    return order
+    """Pairs ranked for seating by `scoring.standing_key` (score descending, then more
+    boards completed, then earlier registration), then lower pair_id."""
+    return sorted(
+        pairs,
+        key=lambda p: (*standing_key(p.score, p.boards_completed, p.registration_no), p.pair_id),
+    )
 
 
 def seat_first_round(

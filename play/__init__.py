@@ -34,7 +34,7 @@ translates them).
 
 from .actions import BIDS, DOUBLE, PASS, REDOUBLE, Action, Call, Card, Claim, ClaimResponse
 from .board import BoardState, Result, Trick, trick_winner
-from .cards import DECK, RANKS, SUITS, parse_deal, sort_hand
+from .cards import DECK, parse_deal, sort_hand
 from .errors import DealError, IllegalAction, PlayError
 
 __all__ = [
@@ -42,9 +42,7 @@ __all__ = [
     "DECK",
     "DOUBLE",
     "PASS",
-    "RANKS",
     "REDOUBLE",
-    "SUITS",
     "Action",
     "BoardState",
     "Call",

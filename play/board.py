@@ -9,11 +9,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from scoring import SEATS, Contract, ScoringError, contract_score
+from scoring import SEATS, Contract, ScoringError, contract_score, partner_of, seat_offset, side_of
 from scoring import validate_vulnerability as _vulnerability
 
 from .actions import BIDS, DOUBLE, PASS, REDOUBLE, Action, Call, Card, Claim, ClaimResponse
-from .cards import Hands, parse_deal, partner_of, rank_order, seat_offset, side_of, sort_hand
+from .cards import Hands, parse_deal, rank_order, sort_hand
 from .errors import DealError, IllegalAction
 from .errors import gettext_noop as _
 

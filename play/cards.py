@@ -2,13 +2,11 @@
 
 from collections.abc import Iterable, Mapping
 
-from scoring import SEATS
+from scoring import RANKS, SEATS, SUITS, seat_offset
 
 from .errors import DealError
 from .errors import gettext_noop as _
 
-SUITS = ("S", "H", "D", "C")  # PBN order within a hand
-RANKS = "AKQJT98765432"  # highest first
 DECK = frozenset(suit + rank for suit in SUITS for rank in RANKS)
 
 Hands = tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]
@@ -23,20 +21,6 @@ def rank_order(card: str) -> int:
 def sort_hand(cards: Iterable[str]) -> tuple[str, ...]:
     """Cards as a hand is shown: spades, hearts, diamonds, clubs, each from the top."""
     return tuple(sorted(cards, key=lambda card: (SUITS.index(card[0]), RANKS.index(card[1]))))
-
-
-def seat_offset(seat: str, steps: int) -> str:
-    """The seat ``steps`` places clockwise from ``seat`` (1 = left-hand opponent)."""
-    return SEATS[(SEATS.index(seat) + steps) % 4]
-
-
-def partner_of(seat: str) -> str:
-    return seat_offset(seat, 2)
-
-
-def side_of(seat: str) -> str:
-    """ "NS" or "EW"."""
-    return "NS" if seat in ("N", "S") else "EW"
 
 
 def parse_deal(deal: "str | Mapping[str, Iterable[str]]") -> Hands:

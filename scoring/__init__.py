@@ -5,6 +5,8 @@ Contracts and results (SPEC 5.1)
     contract_score(contract, declarer, tricks, vulnerability) -> int   NS score
     tricks_from_result(contract, "=" | "+1" | "-2") -> int
     validate_declarer(d) -> "N"|"E"|"S"|"W";  validate_tricks(t) -> int 0–13
+The vocabulary
+    SEATS (clockwise), SIDES, SUITS, RANKS, STRAINS; side_of, partner_of, seat_offset
 Boards (SPEC 2)
     board_dealer(n) -> "N"|"E"|"S"|"W";  board_vulnerability(n) -> "None"|"NS"|"EW"|"Both"
 Field scoring of one board (SPEC 5.2–5.4), results in input order
@@ -20,6 +22,7 @@ Totals, ranking and master points (SPEC 5.3, 6, 7)
     settled_artificial(method, code, own) -> float  A+/A/A- against the pair's own % (5.4)
     pair_total(method, played_sum=, played_count=, artificial={code: n}) -> float
     completion(boards_completed, total_boards) -> float
+    standing_key(total, boards_completed, registration_no): the order of every standings
     rank_pairs(pairs: [PairTotal], *, total_boards, threshold) -> list[RankedPair]
     master_points(completed_pairs) -> list[int]    points for ranks 1..F
     rank_title(master_point_total, thresholds=DEFAULT_TITLE_THRESHOLDS) -> index into
@@ -31,11 +34,17 @@ and results) with a message fit to show the user.
 
 from .adjusted import own_percentage, pair_total, settled_artificial
 from .board import (
+    RANKS,
     SEATS,
+    SIDES,
+    SUITS,
     VULNERABILITIES,
     board_dealer,
     board_vulnerability,
+    partner_of,
+    seat_offset,
     side_is_vulnerable,
+    side_of,
     validate_vulnerability,
 )
 from .contract import (
@@ -70,7 +79,15 @@ from .masterpoints import (
     rank_title,
     validate_title_thresholds,
 )
-from .ranking import PairTotal, RankedPair, completion, rank_pairs, running_total
+from .ranking import (
+    PairTotal,
+    RankedPair,
+    completion,
+    rank_pairs,
+    running_total,
+    standing_key,
+    total_from_sum,
+)
 
 __all__ = [
     "ARTIFICIAL_IMPS",
@@ -79,8 +96,11 @@ __all__ = [
     "IMP_THRESHOLDS",
     "METHODS",
     "RANK_TITLES",
+    "RANKS",
     "SEATS",
+    "SIDES",
     "STRAINS",
+    "SUITS",
     "VULNERABILITIES",
     "BoardScores",
     "Contract",
@@ -100,6 +120,7 @@ __all__ = [
     "master_points",
     "master_points_for_rank",
     "own_percentage",
+    "partner_of",
     "pair_total",
     "matchpoint_percentages",
     "parse_contract",
@@ -107,8 +128,12 @@ __all__ = [
     "rank_title",
     "running_total",
     "score_board",
+    "seat_offset",
     "settled_artificial",
     "side_is_vulnerable",
+    "side_of",
+    "standing_key",
+    "total_from_sum",
     "tricks_from_result",
     "validate_declarer",
     "validate_method",

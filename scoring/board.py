@@ -1,4 +1,5 @@
-"""Dealer and vulnerability of a board by its number (SPEC 2).
+"""The bridge vocabulary (seats, sides, suits, ranks) and a board's dealer and
+vulnerability by its number (SPEC 2).
 
 Board numbers run on across rounds, and the standard cycle of 16 boards repeats, so a
 board's dealer and vulnerability depend only on its number.
@@ -8,8 +9,26 @@ from numbers import Integral
 
 from .errors import ScoringError
 
-SEATS = ("N", "E", "S", "W")
+SEATS = ("N", "E", "S", "W")  # clockwise
+SIDES = ("NS", "EW")
+SUITS = ("S", "H", "D", "C")  # PBN order within a hand, highest first
+RANKS = "AKQJT98765432"  # highest first
 VULNERABILITIES = ("None", "NS", "EW", "Both")
+
+
+def side_of(seat: str) -> str:
+    """The side a seat ("N", "E", "S", "W") belongs to: "NS" or "EW"."""
+    return "NS" if seat in ("N", "S") else "EW"
+
+
+def seat_offset(seat: str, steps: int) -> str:
+    """The seat ``steps`` places clockwise from ``seat`` (1 = left-hand opponent)."""
+    return SEATS[(SEATS.index(seat) + steps) % 4]
+
+
+def partner_of(seat: str) -> str:
+    return seat_offset(seat, 2)
+
 
 # Index i is board ((n - 1) mod 16) + 1 == i + 1: the standard duplicate cycle.
 _VULNERABILITY_CYCLE = (
@@ -54,6 +73,4 @@ def validate_vulnerability(vulnerability: str) -> str:
 
 def side_is_vulnerable(vulnerability: str, seat: str) -> bool:
     """Whether the side of ``seat`` (a canonical "N"/"E"/"S"/"W") is vulnerable."""
-    vulnerability = validate_vulnerability(vulnerability)
-    side = "NS" if seat in ("N", "S") else "EW"
-    return vulnerability in ("Both", side)
+    return validate_vulnerability(vulnerability) in ("Both", side_of(seat))

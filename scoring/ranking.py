@@ -81,9 +81,15 @@ def _threshold(threshold: float) -> float:
     return round(value, _PLACES)
 
 
+def standing_key(total: float, boards_completed: int, registration_no: int) -> tuple:
+    """The order of every standings list (RULES 4, 6): higher total first, then more
+    boards completed, then earlier registration. Sort ascending by this key."""
+    return (-round(total, _PLACES), -boards_completed, registration_no)
+
+
 def _standing(pair: PairTotal) -> tuple:
     # pair_id last only makes the order deterministic if registration numbers repeat.
-    return (-round(pair.total, _PLACES), -pair.boards_completed, pair.registration_no, pair.pair_id)
+    return (*standing_key(pair.total, pair.boards_completed, pair.registration_no), pair.pair_id)
 
 
 def _completes(pair: PairTotal, completion: float, minimum: float) -> bool:

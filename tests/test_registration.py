@@ -306,7 +306,7 @@ def test_a_third_partys_proposal_no_longer_blocks_anyone(open_tournament, make_u
     carol, dave = make_user(), make_user()
     propose(open_tournament, pest, carol, before)
     registered = registration.register_pair(
-        tournament=open_tournament, usernames=[carol.username, dave.username], now=before
+        by=None, tournament=open_tournament, usernames=[carol.username, dave.username], now=before
     )
     assert registered.registration_no == 2
     assert pending_between(open_tournament) == set()
@@ -329,13 +329,13 @@ def test_a_confirmed_player_is_refused_by_the_service_in_plain_words(
 ):
     a, b, c = make_user("ann"), make_user("ben"), make_user("cat")
     registration.register_pair(
-        tournament=open_tournament, usernames=[a.username, b.username], now=before
+        by=None, tournament=open_tournament, usernames=[a.username, b.username], now=before
     )
     attempts = [
         lambda: propose(open_tournament, c, a, before),
         lambda: propose(open_tournament, a, c, before),
         lambda: registration.register_pair(
-            tournament=open_tournament, usernames=["cat", "ann"], now=before
+            by=None, tournament=open_tournament, usernames=["cat", "ann"], now=before
         ),
     ]
     for attempt in attempts:

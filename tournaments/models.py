@@ -270,6 +270,9 @@ class Pair(models.Model):
         no = f"#{self.registration_no} " if self.registration_no else ""
         return f"{no}{self.names}"
 
+    def has_player(self, user_id: int | None) -> bool:
+        return user_id is not None and user_id in (self.player1_id, self.player2_id)
+
     @property
     def names(self) -> str:
         return f"{_player_name(self.player1)} – {_player_name(self.player2)}"
@@ -314,6 +317,17 @@ class RoundStatus(models.TextChoices):
     CLOSED = "closed", _("Closed")
 
 
+class RoundQuerySet(models.QuerySet):
+    def current(self) -> Round | None:
+        """The latest round (open, scheduled, or the last one closed): what "the current
+        round" of a tournament means everywhere (`tournament.round_set.current()`)."""
+        return self.order_by("-number").first()
+
+    def current_for_update(self) -> Round | None:
+        """`current()`, locked for the clock's transition (`SELECT … FOR UPDATE`)."""
+        return self.select_for_update().order_by("-number").first()
+
+
 class Round(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField(_("round"))
@@ -332,6 +346,8 @@ class Round(models.Model):
         verbose_name=_("bye"),
     )
     rematches = models.PositiveIntegerField(_("unavoidable rematches"), default=0)
+
+    objects = RoundQuerySet.as_manager()
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -398,6 +414,15 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"R{self.round.number} T{self.number}"
+
+    def side_of(self, user_id: int | None) -> str | None:
+        """The side ("NS"/"EW") the user sits on at this table, or None: the one place
+        that answers "is this player at this table, and where" (needs both pairs)."""
+        if self.ns_pair.has_player(user_id):
+            return Direction.NS
+        if self.ew_pair.has_player(user_id):
+            return Direction.EW
+        return None
 
 
 class ResultState(models.TextChoices):

@@ -173,7 +173,7 @@ def round_total(value: float) -> float:
 
 def standings_order_key(row) -> tuple:
     _pair_id, reg_no, total, boards_completed = row
-    return (-total, -boards_completed, reg_no)
+    return scoring.standing_key(total, boards_completed, reg_no)
 
 
 def update_totals(*, tournament: Tournament) -> list[tuple]:

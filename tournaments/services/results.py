@@ -143,12 +143,7 @@ def _entry_context(*, round_id: int, table_id: int, board_number: int) -> tuple 
 
 def seat_of(table: Table, user) -> str | None:
     """'NS' or 'EW' when `user` plays at `table`, else None."""
-    ns, ew = table.ns_pair, table.ew_pair
-    if user.pk in (ns.player1_id, ns.player2_id):
-        return "NS"
-    if user.pk in (ew.player1_id, ew.player2_id):
-        return "EW"
-    return None
+    return table.side_of(user.pk)
 
 
 def validate_entry(entry: ContractEntry) -> dict:

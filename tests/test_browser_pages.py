@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from tournaments.deals import hands_of
 from tournaments.models import BoardResult, Pair, Round, Table
+from tournaments.services import analysis
 from tournaments.services.clock import advance
 from tournaments.services.registration import register_pair
 from tournaments.services.results import ContractEntry, submit_result
@@ -358,7 +359,13 @@ def test_live_standings_results_and_board_pages(open_page, live_server, make_tou
         for suit in "SHDC":
             cards = " ".join("10" if r == "T" else r for r in holding[suit]) or "—"
             assert cards in hand_text
-    assert viewer.is_visible("table.dd-table") and "Par" in viewer.inner_text(".dd")
+    # The clock has not analysed the board yet: the page says so, then, once the clock's
+    # analysis has run (off the request path), shows it without a reload.
+    assert "Analysis is being prepared" in viewer.inner_text("#dd")
+    assert not viewer.is_visible("table.dd-table")
+    assert analysis.analyse_pending_boards(limit=None) == 2  # what the clock does
+    viewer.wait_for_selector("table.dd-table", timeout=WAIT_MS + 5_000)  # polls every 5 s
+    assert "Par" in viewer.inner_text("#dd") and "being prepared" not in viewer.inner_text("#dd")
     assert viewer.locator(".suit.red").count() >= 8  # ♥ and ♦ are red in all four hands
     shot(viewer, "23-board")
 

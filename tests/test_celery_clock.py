@@ -18,7 +18,15 @@ from django.db import connection
 from django.utils import timezone
 
 from tournaments.errors import RoundClosed
-from tournaments.models import ClockHeartbeat, Pair, PairBoardScore, Round, Standing, Table
+from tournaments.models import (
+    Board,
+    ClockHeartbeat,
+    Pair,
+    PairBoardScore,
+    Round,
+    Standing,
+    Table,
+)
 from tournaments.services import clock, results
 
 CELERY = Path(settings.BASE_DIR) / ".venv" / "bin" / "celery"
@@ -163,6 +171,17 @@ def test_beat_and_worker_run_a_tournament_by_themselves(
             return tournament.status == "finished"
 
         wait_for(finished, timeout=60, what="the tournament to finish", logs=logs)
+        # The ticks after each close queued `analyse_boards`: the worker analyses the
+        # closed boards (no page ever solves one).
+        wait_for(
+            lambda: (
+                Board.objects.filter(tournament=tournament, double_dummy__isnull=False).count()
+                == 2  # rounds × boards per round
+            ),
+            timeout=60,
+            what="the worker to analyse the boards",
+            logs=logs,
+        )
     finally:
         for process in processes:
             stop(process)

@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
-from tournaments import live_cache
+from tournaments import double_dummy, live_cache
 from tournaments.models import BoardResult, Pair, PairStatus, Round, Table
 from tournaments.services import analysis
 from tournaments.services.clock import advance, rescore_round
@@ -469,15 +469,22 @@ def test_results_page_finds_a_pair_and_pages_a_big_field(client, mp_event):
 def test_board_page_shows_the_deal_the_analysis_and_every_result(client, mp_event, monkeypatch):
     t = mp_event.t
     url = reverse("board", args=[t.id, 1])
+
+    # A page never runs the solver (it is not thread-safe; the clock solves the boards).
+    def no_solve(*args, **kwargs):
+        raise AssertionError("a page ran the double-dummy solver")
+
+    monkeypatch.setattr(double_dummy, "analyse", no_solve)
+    monkeypatch.setattr(double_dummy, "tricks", no_solve)
     response = client.get(url)
     html = response.content.decode()
     assert response.status_code == 200
-    board = t.boards.get(number=1)
-    assert board.double_dummy is not None  # solved once and kept
+    # Until the clock has analysed the board: the deal and the results, analysis pending.
+    assert "Analysis is being prepared" in html and "dd-table" not in html
+    assert 'hx-trigger="every 5s"' in html  # the pending part asks again by itself
     for seat in "NESW":
         assert f'class="hand seat-{seat}"' in html
     assert '<span class="suit red">♥</span>' in html
-    assert "Makeable contracts" in html and "Par" in html
     rows = traveller_rows(html)
     # Highest NS score first; each side's matchpoint percentage.
     assert [r[-3:] for r in rows] == [
@@ -486,23 +493,32 @@ def test_board_page_shows_the_deal_the_analysis_and_every_result(client, mp_even
         [f"{MINUS}50", "0.00", "100.00"],
     ]
     assert rows[0][3:6] == ["4♠", "N", ""] and rows[0][6:8] == ["+1", "11"]
+    board = t.boards.get(number=1)
+    assert board.double_dummy is None
 
-    # The second view reads the stored analysis; it does not solve again.
-    def no_solve(*args, **kwargs):
-        raise AssertionError("solved twice")
+    monkeypatch.undo()
+    assert analysis.analyse_pending_boards(limit=None) == 2  # what the clock does
+    board.refresh_from_db()
+    assert board.double_dummy["v"] == analysis.FORMAT_VERSION
 
-    monkeypatch.setattr(analysis, "solve", no_solve)
-    assert client.get(url).status_code == 200
+    monkeypatch.setattr(double_dummy, "analyse", no_solve)
+    monkeypatch.setattr(double_dummy, "tricks", no_solve)
+    html = client.get(url).content.decode()
+    assert "Makeable contracts" in html and "dd-table" in html and "Par" in html
+    assert "Analysis is being prepared" not in html and "hx-trigger" not in html
+    assert traveller_rows(html) == rows
 
 
 def test_double_dummy_analysis_matches_a_known_deal():
     # Each hand holds one suit: whoever holds a suit makes 7 of it, nothing else.
     deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
-    data = analysis.solve(deal, vulnerability="None", dealer="N")
+    [data] = analysis.solve(deals=[double_dummy.Deal(deal, "None", "N")])
     assert data["tricks"]["N"]["S"] == 13 and data["tricks"]["E"]["H"] == 13
     assert data["tricks"]["N"]["H"] == 0
     dd = analysis._from_data(data)
     assert dd.makeable("N", "S") == 7 and dd.makeable("N", "NT") is None
+    assert dd.par_score == 1510  # 7♠ by NS, nobody vulnerable
+    assert [(c.level, c.strain, c.declarers) for c in dd.par_contracts] == [(7, "S", "NS")]
 
 
 def test_a_board_still_in_play_is_not_shown(client, event):

@@ -96,6 +96,7 @@ def test_the_embedded_default_plays_an_event_and_refuses_a_late_entry_on_sqlite(
         "simulate", "--pairs", "6", "--rounds", "2", "--boards", "2", "--seed", "5", **env
     )
     assert played.returncode == 0, played.stdout[-2000:] + played.stderr[-2000:]
+    assert "hand records analysed: 4" in played.stdout  # claimed and stored on SQLite too
     late = run_manage("shell", "-c", ENTRY_AFTER_THE_EVENT, **env)
     assert late.returncode == 0, late.stderr[-2000:]
     status, message = late.stdout.strip().splitlines()[-1].split(" ", 1)

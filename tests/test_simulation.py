@@ -281,6 +281,9 @@ def test_simulate_and_play_demo_commands(t0):
     text = out.getvalue()
     assert "results published" in text and "rank" in text
     assert Tournament.objects.get().status == TournamentStatus.FINISHED
+    # The hand record's analysis is there at once, whether a round clock runs or not.
+    assert "hand records analysed: 1" in text
+    assert Tournament.objects.get().boards.get().double_dummy["par"]
 
     out = StringIO()
     call_command("play_demo", once=True, quiet=True, stdout=out)

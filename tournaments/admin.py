@@ -497,7 +497,17 @@ class RoundAdmin(RunsClock, admin.ModelAdmin):
 class BoardAdmin(admin.ModelAdmin):
     list_display = ("__str__", "round", "dealer", "vulnerability", "datum")
     list_filter = ("tournament",)
-    readonly_fields = ("tournament", "round", "number", "dealer", "vulnerability", "deal", "datum")
+    readonly_fields = (
+        "tournament",
+        "round",
+        "number",
+        "dealer",
+        "vulnerability",
+        "deal",
+        "datum",
+        "double_dummy",  # solved by the clock after the close (services.analysis)
+        "analysis_claimed_at",
+    )
 
     def has_add_permission(self, request):
         return False

@@ -373,9 +373,12 @@ class Board(models.Model):
     # PBN deal string "N:hand hand hand hand"; hidden from players until the round closes.
     deal = models.CharField(_("deal"), max_length=80)
     datum = models.IntegerField(_("datum"), null=True, blank=True)
-    # Double-dummy tricks and par, solved once when the hand record is first shown
-    # (tournaments.services.analysis); the solve is too slow to repeat on every view.
+    # Double-dummy tricks and par, solved once after the board's round closes, off the
+    # request path (tournaments.services.analysis); NULL until then.
     double_dummy = models.JSONField(_("double-dummy analysis"), null=True, blank=True)
+    # When a worker took the board to solve it; another worker leaves it alone until the
+    # claim is older than analysis.CLAIM_TIMEOUT (the first one died or failed).
+    analysis_claimed_at = models.DateTimeField(_("analysis claimed at"), null=True, blank=True)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -383,6 +386,15 @@ class Board(models.Model):
         verbose_name_plural = _("boards")
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="board_unique_number"),
+        ]
+        indexes = [
+            # The clock looks for boards still to analyse after every tick: the few boards
+            # with no analysis (the rounds in play), not every board ever dealt.
+            models.Index(
+                fields=["round"],
+                condition=Q(double_dummy__isnull=True),
+                name="board_analysis_pending",
+            ),
         ]
 
     def __str__(self) -> str:

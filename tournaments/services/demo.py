@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..models import Round, Table, Tournament, TournamentStatus
-from . import board_scoring
+from . import analysis, board_scoring
 from .permissions import directors_group
 from .registration import register_pair
 from .simulation import ensure_players as ensure_users
@@ -242,6 +242,8 @@ def ensure_finished_demo(
     existing = Tournament.objects.filter(name=DEMO_FINISHED_NAME)
     done = existing.filter(status=TournamentStatus.FINISHED).first()
     if done is not None:
+        # One seeded before the boards were analysed after the close: analyse it now.
+        analysis.analyse_pending_boards(tournament_id=done.id, limit=None)
         return done, False
     for broken in existing:  # an interrupted simulation
         _delete_demo(broken)
@@ -264,4 +266,8 @@ def ensure_finished_demo(
         player_usernames=player_usernames(pairs * 2),
         created_by=organiser,
     )
+    # Its rounds closed on a simulated clock just now; the hand records' analysis is there
+    # from the first view instead of waiting for the round clock to solve the boards. The
+    # simulation solved the deals already, so this adds only par.
+    analysis.analyse_pending_boards(tournament_id=report.tournament.id, limit=None)
     return report.tournament, True

@@ -10,9 +10,9 @@ Everything goes through the real services (`registration.register_pair`,
 `clock.advance_tournament`, `results.submit_result` with a seated player as the user), so
 a simulated event exercises the same code and the same checks as a real one.
 
-Double-dummy solving (endplay's DDS) costs a large fraction of a second per deal, so each
-deal is solved once, in batches, and kept in a process-wide cache: one table per board
-serves every table that plays it.
+Double-dummy solving (endplay's DDS, through `tournaments.double_dummy`, the one locked way
+in) costs a large fraction of a second per deal, so each deal is solved once, in batches,
+and kept in a process-wide cache: one table per board serves every table that plays it.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 
 import scoring
 
+from .. import double_dummy as solver
 from ..deals import hands_of, high_card_points
 from ..errors import ServiceError
 from ..models import (
@@ -64,7 +65,7 @@ RANKS = "AKQJT98765432"
 # Tricks taken against double dummy: mostly exactly, sometimes one off, rarely two.
 TRICK_NOISE = ((0, 0.70), (-1, 0.13), (1, 0.12), (-2, 0.025), (2, 0.025))
 
-Tricks = dict[str, dict[str, int]]  # {"N": {"C": 7, "D": 8, "H": 6, "S": 9, "NT": 8}, …}
+Tricks = solver.Tricks  # {"N": {"C": 7, "D": 8, "H": 6, "S": 9, "NT": 8}, …}
 
 
 class SimulationError(ServiceError):
@@ -89,37 +90,11 @@ def refuse_demo_data_unless_allowed() -> None:
 
 # --- Double dummy ------------------------------------------------------------------------
 
-_DD_CACHE: dict[str, Tricks] = {}
-_DD_CACHE_LIMIT = 20_000
-# endplay refuses batches above MAXNOOFTABLES * 5 deals; stay well under it.
-_DD_BATCH = 100
-
 
 def double_dummy_tricks(deals: Sequence[str]) -> list[Tricks]:
-    """Double-dummy tricks per declarer and strain for each PBN deal (solved once each)."""
-    missing = [deal for deal in dict.fromkeys(deals) if deal not in _DD_CACHE]
-    if missing:
-        from endplay.dds import calc_all_tables
-        from endplay.types import Deal
-
-        if len(_DD_CACHE) + len(missing) > _DD_CACHE_LIMIT:
-            _DD_CACHE.clear()
-        for start in range(0, len(missing), _DD_BATCH):
-            chunk = missing[start : start + _DD_BATCH]
-            tables = calc_all_tables([Deal.from_pbn(deal) for deal in chunk])
-            for index, deal in enumerate(chunk):
-                _DD_CACHE[deal] = _tricks_from_table(tables[index])
-    return [_DD_CACHE[deal] for deal in deals]
-
-
-def _tricks_from_table(table) -> Tricks:
-    # to_list() is indexed [strain][player] in endplay's order: ♠ ♥ ♦ ♣ NT; N E S W.
-    rows = table.to_list()
-    order = ("S", "H", "D", "C", "NT")
-    return {
-        seat: {strain: int(rows[s][p]) for s, strain in enumerate(order)}
-        for p, seat in enumerate(SEATS)
-    }
+    """Double-dummy tricks per declarer and strain for each PBN deal (each solved once per
+    process, in batches, through the locked solver adapter)."""
+    return solver.tricks(deals)
 
 
 @dataclass(frozen=True)
@@ -137,7 +112,7 @@ def board_facts(boards: Iterable[Board]) -> dict[int, DealFacts]:
     boards = list(boards)
     stored: dict[int, Tricks] = {}
     for board in boards:
-        # A board whose hand record was already shown carries its analysis; reuse it.
+        # A board already analysed (its round closed) carries its tricks; reuse them.
         data = getattr(board, "double_dummy", None)
         if isinstance(data, dict) and isinstance(data.get("tricks"), dict):
             stored[board.id] = data["tricks"]

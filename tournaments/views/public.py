@@ -229,6 +229,8 @@ def board(request, tournament_id: int, number: int):
         Board.objects.select_related("round"), tournament=tournament, number=number
     )
     visible = selectors.deal_visible(board)
+    # Stored after the round closed (by the clock, off the request path); a page never
+    # solves. None while it is being prepared: the page says so and polls for it.
     dd = analysis.double_dummy(board=board) if visible else None
     closed = selectors.closed_board_numbers(tournament) if visible else []
     traveller = my_table = None
@@ -249,6 +251,7 @@ def board(request, tournament_id: int, number: int):
             "my_table": my_table,
             "visible": visible,
             "dd": dd,
+            "dd_pending": visible and dd is None,
             "dd_rows": [(seat, [dd.makeable(seat, s) for s in analysis.STRAINS]) for seat in "NSEW"]
             if dd
             else [],

@@ -9,6 +9,7 @@ from django.utils.dateparse import parse_datetime
 
 from tournaments import selectors
 from tournaments.errors import ServiceError
+from tournaments.services import analysis
 from tournaments.services.simulation import simulate_tournament
 
 
@@ -66,13 +67,19 @@ class Command(BaseCommand):
                 gap_length=timedelta(minutes=o["gap_minutes"]),
                 progress=lambda message: self.stdout.write(f"  {message}"),
             )
+            # The hand records' analysis, here rather than left to a round clock that may
+            # not be running on this database (the deals are solved already: par only).
+            analysed = analysis.analyse_pending_boards(
+                tournament_id=report.tournament.id, limit=None
+            )
         except ServiceError as error:
             raise CommandError(str(error)) from error
         tournament = report.tournament
         self.stdout.write(
             self.style.SUCCESS(
                 f"{tournament.name} (id {tournament.id}): {report.rounds_played} rounds, "
-                f"{report.results_entered} results entered, {report.seconds:.1f} s"
+                f"{report.results_entered} results entered, {report.seconds:.1f} s; "
+                f"hand records analysed: {analysed}"
             )
         )
         unit = tournament.points_unit

@@ -1,0 +1,169 @@
+"""The one way into the double-dummy solver (endplay's bundled DDS) in this code base.
+
+Why a lock: DDS keeps global state in the C library (its thread pool, transposition tables
+and scratch memory) and is not thread-safe. endplay calls it through ctypes, which releases
+the GIL, so two Python threads solving at once run inside DDS together and corrupt that
+state: eight board pages solved in parallel by the threaded development server printed
+"Sum 8 is not four" and then killed the whole process with SIGSEGV (a gunicorn gthread
+worker dies the same way). So every solver call of a process goes through `_SOLVER`, here,
+and no other module imports `endplay.dds` (tests/test_board_analysis.py checks the source).
+Separate processes (Celery prefork children, `run_clock`, `play_demo`) each have their own
+DDS and their own lock.
+
+Nothing here knows Django: deals come in as PBN strings, answers go out as plain data
+(dicts and lists of str and int, ready for a JSONField). Web requests never call this
+module; the boards are analysed after their round closes
+(`tournaments.services.analysis.analyse_pending_boards`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import NamedTuple
+
+SEATS = ("N", "E", "S", "W")  # endplay's Player order
+STRAINS = ("C", "D", "H", "S", "NT")  # bidding order: the columns of a makeable table
+# endplay's Denom order (spades first) is the row order of DDTable.to_list().
+_DENOM_ORDER = ("S", "H", "D", "C", "NT")
+VULNERABILITIES = ("None", "NS", "EW", "Both")
+
+# Deals per solver call. DDS's CalcAllTables solves several deals at once on all cores
+# and takes at most MAXNOOFTABLES (40) deals with all five strains; 32 stays under it.
+BATCH = 32
+
+Tricks = dict[str, dict[str, int]]  # {"N": {"C": 7, "D": 8, "H": 6, "S": 9, "NT": 8}, …}
+
+# DDS is not thread-safe (see above): one solver call at a time per process, whoever asks.
+_SOLVER = threading.Lock()
+
+# A deal's table never changes: each deal is solved once per process (the simulation
+# solves a board's deal to play it, the analysis then only adds par).
+_TABLES: dict[str, Tricks] = {}
+_TABLES_LIMIT = 20_000
+
+
+class Deal(NamedTuple):
+    """A deal to analyse: the PBN deal ("N:hand hand hand hand"), who is vulnerable
+    ("None", "NS", "EW", "Both") and the dealer ("N", "E", "S", "W"): par needs both."""
+
+    pbn: str
+    vulnerability: str = "None"
+    dealer: str = "N"
+
+
+def tricks(deals: Sequence[str]) -> list[Tricks]:
+    """Double-dummy tricks for each declarer and strain of each PBN deal."""
+    found: dict[str, Tricks] = {}
+    for pbn in dict.fromkeys(deals):
+        if (table := _TABLES.get(pbn)) is not None:
+            found[pbn] = table
+    missing = [pbn for pbn in dict.fromkeys(deals) if pbn not in found]
+    for start in range(0, len(missing), BATCH):
+        with _SOLVER:  # one batch at a time, so other callers take turns
+            chunk = []
+            for pbn in missing[start : start + BATCH]:
+                # Another thread may have solved it while this one waited.
+                if (table := _TABLES.get(pbn)) is not None:
+                    found[pbn] = table
+                else:
+                    chunk.append(pbn)
+            if chunk:
+                solved = dict(zip(chunk, _solve_batch(chunk), strict=True))
+                if len(_TABLES) + len(solved) > _TABLES_LIMIT:
+                    _TABLES.clear()
+                _TABLES.update(solved)
+                found.update(solved)
+    return [found[pbn] for pbn in deals]
+
+
+def _solve_batch(pbns: Sequence[str]) -> list[Tricks]:
+    """One solver call for at most BATCH deals; only ever called holding `_SOLVER`."""
+    from endplay.dds import calc_all_tables
+    from endplay.types import Deal as EndplayDeal
+
+    if len(pbns) > BATCH:
+        raise ValueError(f"{len(pbns)} deals in one solver call; at most {BATCH}")
+    tables = calc_all_tables([EndplayDeal.from_pbn(pbn) for pbn in pbns])
+    return [_tricks_of(tables[i]) for i in range(len(pbns))]
+
+
+def analyse(deals: Sequence[Deal]) -> list[dict]:
+    """Each deal's tricks table and par, as plain data:
+
+    {"tricks": Tricks, "par_score": int (NS view),
+     "par": [{"level", "strain", "doubling" (0, 1 X, 2 XX), "result" (over/undertricks),
+              "declarers" ("N", "NS", …)}, …]}
+    """
+    for deal in deals:
+        if deal.vulnerability not in VULNERABILITIES or deal.dealer not in SEATS:
+            raise ValueError(f"not a vulnerability and dealer: {deal!r}")
+    tables = tricks([deal.pbn for deal in deals])
+    from endplay.dds import par
+
+    with _SOLVER:  # par is a DDS call too (fast: it works from the table)
+        pars = [
+            _par_of(par(_dd_table(table), _vul(deal.vulnerability), _player(deal.dealer)))
+            for deal, table in zip(deals, tables, strict=True)
+        ]
+    return [
+        {"tricks": table, "par_score": score, "par": contracts}
+        for table, (score, contracts) in zip(tables, pars, strict=True)
+    ]
+
+
+# --- endplay's types, both ways: the only place that knows their layout ------------------
+
+
+def _tricks_of(table) -> Tricks:
+    """An endplay DDTable as {seat: {strain: tricks}}."""
+    rows = table.to_list()  # [denom][player], denoms ♠ ♥ ♦ ♣ NT, players N E S W
+    return {
+        seat: {strain: int(rows[d][p]) for d, strain in enumerate(_DENOM_ORDER)}
+        for p, seat in enumerate(SEATS)
+    }
+
+
+def _dd_table(table: Tricks):
+    """{seat: {strain: tricks}} back as an endplay DDTable (for par)."""
+    import endplay._dds as dds
+    from endplay.dds.ddtable import DDTable
+
+    data = dds.ddTableResults()
+    for d, strain in enumerate(_DENOM_ORDER):
+        for p, seat in enumerate(SEATS):
+            data.resTable[d][p] = table[seat][strain]
+    return DDTable(data)
+
+
+def _par_of(par_list) -> tuple[int, list[dict]]:
+    from endplay.types import Penalty
+
+    doubling = {Penalty.passed: 0, Penalty.doubled: 1, Penalty.redoubled: 2}
+    contracts: dict[tuple, str] = {}
+    for contract in par_list:
+        key = (
+            int(contract.level),
+            _DENOM_ORDER[int(contract.denom)],
+            doubling[contract.penalty],
+            int(contract.result),
+        )
+        seat = SEATS[int(contract.declarer)]
+        if seat not in contracts.get(key, ""):
+            contracts[key] = contracts.get(key, "") + seat
+    return int(par_list.score), [
+        {"level": k[0], "strain": k[1], "doubling": k[2], "result": k[3], "declarers": seats}
+        for k, seats in contracts.items()
+    ]
+
+
+def _vul(vulnerability: str):
+    from endplay.types import Vul
+
+    return {"None": Vul.none, "NS": Vul.ns, "EW": Vul.ew, "Both": Vul.both}[vulnerability]
+
+
+def _player(seat: str):
+    from endplay.types import Player
+
+    return Player(SEATS.index(seat))

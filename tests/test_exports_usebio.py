@@ -13,10 +13,12 @@ import pytest
 from django.core.management import CommandError, call_command
 from lxml import etree
 from test_api_support import Api
+from test_exports_support import build_event
 
 from tournaments.deals import hands_of
 from tournaments.exports import NothingToExport, usebio, usebio_export
 from tournaments.models import Board, BoardResult, Pair, PairBoardScore, Table
+from tournaments.services import results
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 pytest_plugins = ["test_exports_support", "test_api_support"]
@@ -232,6 +234,42 @@ def test_the_dtd_rejects_what_it_should(export_finished):
         etree.SubElement(line, f"NS_{kind}").text = "0"
         etree.SubElement(line, f"EW_{kind}").text = "0"
     assert not usebio.dtd().validate(tree)
+
+
+@pytest.mark.parametrize("method", ["IMP", "XIMP"])
+def test_doubled_and_redoubled_contracts(method, make_tournament, register_pairs, organiser):
+    tournament, pairs = build_event(make_tournament, register_pairs, organiser, method=method)
+    played = list(
+        BoardResult.objects.filter(board__tournament=tournament, state="played")
+        .select_related("table", "board")
+        .order_by("board__number", "table__number")
+    )
+    entries = [
+        results.ContractEntry(contract="4HXX", declarer="N", tricks=10, lead="SA"),
+        results.ContractEntry(contract="3NTX", declarer="E", tricks=7, lead="D2"),
+    ]
+    played = played[:2]
+    assert len(played) == 2
+    for row, entry in zip(played, entries, strict=True):
+        results.director_set_result(
+            table=row.table, board_number=row.board.number, by=organiser, entry=entry
+        )
+    tree = parse(usebio_export(tournament=tournament))
+    assert_valid(tree)
+    numbers = {p.pk: p.registration_no for p in pairs}
+    expected_lines = [("4HXX", "N", "AS", "10"), ("3NTX", "E", "2D", "7")]
+    for row, expected in zip(played, expected_lines, strict=True):
+        row.refresh_from_db()
+        (line,) = [
+            x
+            for x in tree.getroot().iterfind("EVENT/BOARD/TRAVELLER_LINE")
+            if x.getparent().findtext("BOARD_NUMBER") == str(row.board.number)
+            and text(x, "NS_PAIR_NUMBER") == str(numbers[row.table.ns_pair_id])
+        ]
+        tags = ("CONTRACT", "PLAYED_BY", "LEAD", "TRICKS")
+        assert tuple(text(line, tag) for tag in tags) == expected
+        assert text(line, "SCORE") == str(row.ns_score)
+        assert line.find(f"NS_{POINTS[method]}") is not None
 
 
 @pytest.mark.parametrize(

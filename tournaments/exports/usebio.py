@@ -1,15 +1,20 @@
 """USEBIO 1.2 export: the results file national federations' masterpoint systems read.
 
-EVENT_TYPE is SWISS_PAIRS. PARTICIPANTS lists every registered pair (withdrawn pairs
-and non-completers included, the latter without a PLACE), with the master points
-awarded once the event is over. Each round's table meetings are MATCH elements with
-the round score of both sides; each closed board is a BOARD with one TRAVELLER_LINE
-per table. See usebio_v1_2.dtd beside this file for what is certain and what is not.
+Written the way a club scorer (Compscore3) writes a pairs event: EVENT_TYPE and
+SCORING_METHOD name the scoring, PARTICIPANTS lists every registered pair (withdrawn
+pairs and non-completers included, the latter without a PLACE) with the master points
+awarded once the event is over, each closed board is a BOARD with one TRAVELLER_LINE
+per table, and the HANDSET after the EVENT holds the deals.
+
+A Swiss event's rounds and tables have no element of their own: USEBIO pairs files
+carry no per-round meeting (the samples have none, and the reconstructed DTD, which
+knows only what they show, has none either). Who met whom is on the traveller lines,
+and each round has its own board numbers, so the rounds can be read back from the
+boards. See usebio_v1_2.dtd beside this file for where every spelling comes from.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from pathlib import Path
 
 from django.utils import timezone
@@ -17,15 +22,32 @@ from lxml import etree
 
 import scoring
 
+from ..deals import HANDS, RANKS, SUITS, hands_of
 from ..validators import printable
-from .data import PROGRAM_NAME, PROGRAM_VERSION, ExportData, ExportLine
+from .data import PROGRAM_NAME, PROGRAM_VERSION, ExportBoard, ExportData, ExportLine
 
 DTD_PATH = Path(__file__).with_name("usebio_v1_2.dtd")
-PUBLIC_ID = "-//EBU//DTD USEBIO 1.2//EN"
-SYSTEM_URL = "http://www.usebio.org/files/usebio_v1_2.dtd"
+# The samples name the EBU's DTD by system URL alone, without a public identifier.
+SYSTEM_URL = "http://www.ebu.co.uk/usebio/usebio_v1_2.dtd"
 
-SCORING_METHOD = {"MP": "MATCH_POINTS", "IMP": "CROSS_IMPS", "XIMP": "BUTLER_IMPS"}
+# Closest sample spelling for each of our methods. The samples' EVENT_TYPE names the
+# scoring, not the movement (their Howell and Mitchell are both BUTLER_PAIRS), so a
+# Swiss movement needs no type of its own:
+#  - IMP (cross-IMPs, SPEC 5.3) is what the samples call CROSS_IMP;
+#  - XIMP (IMPs against a datum) is Butler scoring: the samples' BUTLER_PAIRS boards
+#    carry the datum as BOARD_AVERAGE;
+#  - MP has no sample; MP_PAIRS is the matchpoint pairs type USEBIO readers know.
+EVENT_TYPE = {"MP": "MP_PAIRS", "IMP": "CROSS_IMP", "XIMP": "BUTLER_PAIRS"}
+# The samples write IMPS for Butler and cross-IMPs alike; BOARD_SCORING_METHOD, which
+# readers also look at, tells the two apart.
+SCORING_METHOD = {"MP": "MATCH_POINTS", "IMP": "IMPS", "XIMP": "IMPS"}
+BOARD_SCORING_METHOD = {"MP": "MATCH_POINTS", "IMP": "CROSS_IMPS", "XIMP": "BUTLER_IMPS"}
+POINTS = {"MP": "MATCH_POINTS", "IMP": "CROSS_IMP_POINTS", "XIMP": "BUTLER_POINTS"}
+# The code of an artificial score is the director's award (A6040: average plus to NS,
+# average minus to EW) whatever the method; the points elements carry what it scored.
 ARTIFICIAL_PERCENT = {"A+": 60, "A": 50, "A-": 40}
+SEAT_NAMES = dict(zip(HANDS, ("North", "East", "South", "West"), strict=True))
+SUIT_ELEMENTS = {"C": "CLUBS", "D": "DIAMONDS", "H": "HEARTS", "S": "SPADES"}
 
 
 def _add(parent, name: str, value=None):
@@ -41,15 +63,26 @@ def _number(value: float) -> str:
     return f"{value:.2f}"
 
 
+def _points(value: float) -> str:
+    """Board points as the samples write them: '3', '-2.67', '0.33'."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
 def contract_text(contract: str) -> str:
-    """'4SX' → '4 S X', '3NT' → '3 NT' (level, strain and doubling as separate words)."""
+    """'4SX', '3NT', '7NTXX'; 'PASS' for a pass-out."""
     try:
         parsed = scoring.parse_contract(contract)
     except scoring.ScoringError:
         return contract  # stored around the services: written as it is, made printable
-    if parsed is None:
-        return "PASS"
-    return " ".join(filter(None, [str(parsed.level), parsed.strain, "X" * parsed.doubling]))
+    return "PASS" if parsed is None else str(parsed)
+
+
+def lead_text(lead: str) -> str:
+    """Our 'HT' (suit then rank) as USEBIO's 'TH' (rank then suit)."""
+    if len(lead) == 2 and lead[0] in SUITS and lead[1] in RANKS:
+        return lead[1] + lead[0]
+    return lead  # stored around the services: written as it is, made printable
 
 
 def _traveller_line(board_el, data: ExportData, line: ExportLine, top: int) -> None:
@@ -60,8 +93,9 @@ def _traveller_line(board_el, data: ExportData, line: ExportLine, top: int) -> N
         _add(el, "CONTRACT", contract_text(line.contract))
         _add(el, "PLAYED_BY", line.declarer)
         if line.lead:
-            _add(el, "LEAD", line.lead)
-        _add(el, "TRICKS", line.relative)
+            _add(el, "LEAD", lead_text(line.lead))
+        if line.tricks is not None:
+            _add(el, "TRICKS", line.tricks)
         _add(el, "SCORE", line.ns_score)
     elif line.passed_out:
         _add(el, "CONTRACT", "PASS")
@@ -74,85 +108,88 @@ def _traveller_line(board_el, data: ExportData, line: ExportLine, top: int) -> N
         return  # cut off at the bell: the meeting is recorded, with no score
     if line.ns_points is None or line.ew_points is None:
         return
+    ns_points, ew_points = line.ns_points, line.ew_points
     if data.method == "MP":
         if not top:
             return  # a board with a single result has no matchpoints to give
-        _add(el, "NS_MATCH_POINTS", _number(line.ns_points * top / 100))
-        _add(el, "EW_MATCH_POINTS", _number(line.ew_points * top / 100))
-    else:
-        _add(el, "NS_IMPS", _number(line.ns_points))
-        _add(el, "EW_IMPS", _number(line.ew_points))
+        ns_points, ew_points = ns_points * top / 100, ew_points * top / 100
+    _add(el, f"NS_{POINTS[data.method]}", _points(ns_points))
+    _add(el, f"EW_{POINTS[data.method]}", _points(ew_points))
+
+
+def _results(event, data: ExportData, board: ExportBoard) -> None:
+    board_el = _add(event, "BOARD")
+    board_el.set("EVENT_TYPE", EVENT_TYPE[data.method])
+    _add(board_el, "BOARD_NUMBER", board.number)
+    if data.method == "XIMP" and board.datum is not None:
+        _add(board_el, "BOARD_AVERAGE", board.datum)
+    # Percentages back to matchpoints, on a top counting every scored line
+    # (adjusted ones too): a played line's NS and EW matchpoints make the top.
+    scored = sum(1 for line in board.lines if line.ns_points is not None)
+    top = 2 * max(scored - 1, 0)
+    for line in board.lines:
+        _traveller_line(board_el, data, line, top)
+
+
+def _deal(handset, board: ExportBoard) -> None:
+    try:
+        hands = hands_of(board.deal)
+    except (ValueError, IndexError):
+        hands = {}
+    if not hands:
+        return  # stored around the services: the results stand without the deal
+    board_el = _add(handset, "BOARD")
+    _add(board_el, "BOARD_NUMBER", board.number)
+    for seat in HANDS:
+        if seat not in hands:
+            continue
+        hand_el = _add(board_el, "HAND")
+        _add(hand_el, "DIRECTION", SEAT_NAMES[seat])
+        for suit in "CDHS":  # the samples' order
+            _add(hand_el, SUIT_ELEMENTS[suit], hands[seat].get(suit, ""))
 
 
 def build(data: ExportData) -> etree._ElementTree:
     tournament = data.tournament
+    event_type = EVENT_TYPE[data.method]
     root = etree.Element("USEBIO", Version="1.2")
-    event = etree.SubElement(root, "EVENT", EVENT_TYPE="SWISS_PAIRS")
-    _add(event, "PROGRAM_NAME", PROGRAM_NAME)
-    _add(event, "PROGRAM_VERSION", PROGRAM_VERSION)
+    event = etree.SubElement(root, "EVENT", EVENT_TYPE=event_type)
     _add(event, "EVENT_IDENTIFIER", tournament.pk)
     _add(event, "EVENT_DESCRIPTION", tournament.name)
+    _add(event, "PROGRAM_NAME", PROGRAM_NAME)
+    _add(event, "PROGRAM_VERSION", PROGRAM_VERSION)
+    _add(event, "WINNER_TYPE", 1)  # a Swiss has one ranking, like a Howell
     _add(event, "DATE", timezone.localtime(tournament.start_at).strftime("%d/%m/%Y"))
-    _add(event, "BOARD_SCORING_METHOD", SCORING_METHOD[data.method])
-    # Round results are the sum (IMPs) or mean (%) of board scores, not converted to VPs.
-    _add(event, "MATCH_SCORING_METHOD", SCORING_METHOD[data.method])
-    _add(event, "WINNER_TYPE", 1)
-    _add(event, "BOARDS_PER_ROUND", tournament.boards_per_round)
-    _add(event, "BOARDS_PLAYED", len(data.boards))
     awarded = data.finished and any(p.master_points > 0 for p in data.pairs)
     _add(event, "MPS_AWARDED_FLAG", "Y" if awarded else "N")
+    _add(event, "SCORING_METHOD", SCORING_METHOD[data.method])
+    _add(event, "BOARD_SCORING_METHOD", BOARD_SCORING_METHOD[data.method])
 
     participants = _add(event, "PARTICIPANTS")
+    participants.set("EVENT_TYPE", event_type)
     for pair in sorted(data.pairs, key=lambda p: p.registration_no):
         el = _add(participants, "PAIR")
         _add(el, "PAIR_NUMBER", pair.registration_no)
         _add(el, "BOARDS_PLAYED", pair.boards_completed)
-        for player in pair.players:
-            player_el = _add(el, "PLAYER")
-            _add(player_el, "PLAYER_NAME", player.name)
-        if data.finished and pair.rank:
-            _add(el, "PLACE", pair.rank)
         _add(el, "TOTAL_SCORE", _number(pair.total))
         if data.method == "MP":
             _add(el, "PERCENTAGE", _number(pair.total))
+        if data.finished and pair.rank:
+            _add(el, "PLACE", pair.rank)
         if data.finished and pair.master_points > 0:
-            mp_el = _add(el, "MASTER_POINTS")
-            _add(mp_el, "MASTER_POINTS_AWARDED", f"{pair.master_points:g}")
-
-    meetings: dict[tuple[int, int], dict] = {}
-    points: dict[tuple[int, int], dict[str, list[float]]] = defaultdict(
-        lambda: {"NS": [], "EW": []}
-    )
-    for board in data.boards:
-        for line in board.lines:
-            key = (line.round, line.table)
-            meetings[key] = {"ns": line.ns, "ew": line.ew}
-            if line.ns_points is not None and line.ew_points is not None:
-                points[key]["NS"].append(line.ns_points)
-                points[key]["EW"].append(line.ew_points)
-    for (round_number, table_number), meeting in sorted(meetings.items()):
-        el = _add(event, "MATCH")
-        _add(el, "ROUND_NUMBER", round_number)
-        _add(el, "TABLE_NUMBER", table_number)
-        _add(el, "NS_PAIR_NUMBER", meeting["ns"])
-        _add(el, "EW_PAIR_NUMBER", meeting["ew"])
-        scored = points.get((round_number, table_number))
-        if scored and scored["NS"]:
-            _add(el, "NS_SCORE", _number(scoring.running_total(data.method, scored["NS"])))
-            _add(el, "EW_SCORE", _number(scoring.running_total(data.method, scored["EW"])))
+            _add(el, "MASTER_POINTS_AWARDED", f"{pair.master_points:g}")
+        for player in pair.players:
+            player_el = _add(el, "PLAYER")
+            _add(player_el, "PLAYER_NAME", player.name)
 
     for board in data.boards:
-        board_el = _add(event, "BOARD")
-        _add(board_el, "BOARD_NUMBER", board.number)
-        # Percentages back to matchpoints, on a top counting every scored line
-        # (adjusted ones too): a played line's NS and EW matchpoints make the top.
-        scored = sum(1 for line in board.lines if line.ns_points is not None)
-        top = 2 * max(scored - 1, 0)
-        for line in board.lines:
-            _traveller_line(board_el, data, line, top)
+        _results(event, data, board)
+
+    handset = _add(root, "HANDSET")
+    for board in data.boards:
+        _deal(handset, board)
 
     tree = etree.ElementTree(root)
-    tree.docinfo.public_id = PUBLIC_ID
     tree.docinfo.system_url = SYSTEM_URL
     return tree
 

@@ -80,10 +80,9 @@ def next_round(tournament) -> None:
     """The organiser closes the open round early: scored, and the next one opens now."""
     from django.utils import timezone
 
-    from tournaments.selectors import current_round
     from tournaments.services import clock
 
-    current = current_round(tournament)
+    current = tournament.round_set.current()
     clock.close_round_now(
         tournament=tournament, by=director(), now=timezone.now(), round_number=current.number
     )
@@ -94,10 +93,9 @@ def plan_round(tournament, readers: int, rng: random.Random) -> dict:
     from django.utils import timezone
 
     from tournaments.models import ApiToken, Table
-    from tournaments.selectors import current_round
     from tournaments.services.simulation import board_facts, plausible_entry
 
-    current = current_round(tournament)
+    current = tournament.round_set.current()
     assert current.status == "open" and current.ends_at > timezone.now() + timedelta(minutes=5)
     seats = list(
         Table.objects.filter(round=current)

@@ -94,10 +94,9 @@ def table_pages(tournament, seated_user) -> list[tuple[str, str, object]]:
     from django.test import Client
     from django.urls import reverse
 
-    from tournaments.selectors import current_round
     from tournaments.services.results import seat_of
 
-    round = current_round(tournament)
+    round = tournament.round_set.current()
     table = next(
         t
         for t in round.tables.select_related("ns_pair", "ew_pair")

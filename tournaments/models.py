@@ -52,6 +52,25 @@ class Adjustment(models.TextChoices):
     AVG_MINUS = "A-", _("Average minus")
 
 
+def display_name(display_name: str | None, username: str) -> str:
+    """A player's name wherever one is shown (pages, API, exports): the display name they
+    chose, else their username (also for a user without a profile). Selectors that read
+    raw values call this; instances go through `player_name`."""
+    return display_name or username
+
+
+def player_name(user) -> str:
+    """`display_name` of a user instance, from its profile when it has one (select
+    `profile` with the user: reading it costs a query otherwise)."""
+    profile = getattr(user, "profile", None)
+    return display_name(profile.display_name if profile else None, user.get_username())
+
+
+def pair_names(name1: str, name2: str) -> str:
+    """A pair as its two players' names, the way every list writes it."""
+    return f"{name1} – {name2}"
+
+
 class PlayerProfile(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
@@ -72,7 +91,7 @@ class PlayerProfile(models.Model):
 
     @property
     def name(self) -> str:
-        return self.display_name or self.user.get_username()
+        return display_name(self.display_name, self.user.get_username())
 
 
 class RankTitle(models.Model):
@@ -275,16 +294,11 @@ class Pair(models.Model):
 
     @property
     def names(self) -> str:
-        return f"{_player_name(self.player1)} – {_player_name(self.player2)}"
+        return pair_names(player_name(self.player1), player_name(self.player2))
 
     @property
     def is_withdrawn(self) -> bool:
         return self.withdrawn_at is not None
-
-
-def _player_name(user) -> str:
-    profile = getattr(user, "profile", None)
-    return profile.name if profile else user.get_username()
 
 
 class PairMember(models.Model):
@@ -317,15 +331,20 @@ class RoundStatus(models.TextChoices):
     CLOSED = "closed", _("Closed")
 
 
-class RoundQuerySet(models.QuerySet):
+class RoundQuerySet(models.QuerySet["Round"]):
+    def newest_first(self) -> RoundQuerySet:
+        """The rounds from the highest number down: the first is the current round (as a
+        subquery, where `current()` cannot be used)."""
+        return self.order_by("-number")
+
     def current(self) -> Round | None:
         """The latest round (open, scheduled, or the last one closed): what "the current
         round" of a tournament means everywhere (`tournament.round_set.current()`)."""
-        return self.order_by("-number").first()
+        return self.newest_first().first()
 
     def current_for_update(self) -> Round | None:
         """`current()`, locked for the clock's transition (`SELECT … FOR UPDATE`)."""
-        return self.select_for_update().order_by("-number").first()
+        return self.select_for_update().newest_first().first()
 
 
 class Round(models.Model):
@@ -433,6 +452,14 @@ class Table(models.Model):
         if self.ns_pair.has_player(user_id):
             return Direction.NS
         if self.ew_pair.has_player(user_id):
+            return Direction.EW
+        return None
+
+    def side_of_pair(self, pair_id: int) -> str | None:
+        """The side ("NS"/"EW") the pair sits on at this table, or None (no query)."""
+        if self.ns_pair_id == pair_id:
+            return Direction.NS
+        if self.ew_pair_id == pair_id:
             return Direction.EW
         return None
 

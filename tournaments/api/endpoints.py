@@ -97,7 +97,7 @@ def _tournament(t: Tournament, *, current_round=None, pair_count: int | None = N
 
 def _tournament_now(t: Tournament) -> dict:
     t.refresh_from_db()
-    return _tournament(t, current_round=selectors.current_round(t))
+    return _tournament(t, current_round=t.round_set.current())
 
 
 def _result(result, *, table: int, board: int) -> dict:

@@ -19,6 +19,7 @@ from ..deals import hands_of, high_card_points
 from ..forms import ProposePairForm
 from ..models import (
     Board,
+    Direction,
     Pair,
     PairStatus,
     RoundStatus,
@@ -47,11 +48,11 @@ def healthz(request):
 def home(request):
     seats = []
     for table in selectors.current_tables(user=request.user):
-        ns = request.user.pk in (table.ns_pair.player1_id, table.ns_pair.player2_id)
+        ns = table.side_of(request.user.pk) == Direction.NS
         seats.append(
             {
                 "table": table,
-                "direction": "NS" if ns else "EW",
+                "direction": Direction.NS if ns else Direction.EW,
                 "opponents": table.ew_pair if ns else table.ns_pair,
             }
         )
@@ -92,7 +93,7 @@ def _live_context(request, tournament: Tournament, version: str | None = None) -
     """Everything the self-updating part of a tournament page shows."""
     now = timezone.now()
     version = version or selectors.live_version(tournament_id=tournament.pk)
-    round = selectors.current_round(tournament)
+    round = tournament.round_set.current()
     pair, table, direction = selectors.seat_of_user(
         tournament=tournament, user=request.user, round=round
     )

@@ -98,7 +98,7 @@ def cancel_pair(request, tournament_id: int, pair_id: int):
 def withdraw_pair(request, tournament_id: int, pair_id: int):
     """GET asks "are you sure?"; the POST from that page withdraws."""
     pair = _pair(tournament_id, pair_id)
-    if request.user.pk not in (pair.player1_id, pair.player2_id):
+    if not pair.has_player(request.user.pk):
         raise PermissionDenied(_("Only the pair's players can withdraw it."))
     if request.method == "POST":
         try:

@@ -1,0 +1,77 @@
+"""Reads for pages, API and exports: plain data built from a bounded number of queries.
+
+Every function here costs a fixed number of queries whatever the field size, so a
+2,000-pair event's standings, results and board pages stay fast. One module per page
+family; callers use the names re-exported here (`selectors.standings(...)`):
+
+- `common`: a pair's players, a player's name as plain data, the registered pairs;
+- `home`: tournament cards, a player's proposals and history (home, profile);
+- `results`: the standings rows and the results grid (tournament and results pages);
+- `boards`: whether a hand record may be shown (`deal_visible`), a board's traveller;
+- `pairs`: a pair's event round by round;
+- `seating`: a round's seating, where a player sits now;
+- `table`: a table's sheet and the snapshot its poll compares;
+- `live`: the live version every polling page and live cache keys on.
+
+The rules they read by live in the models: the current round is
+`Round.objects….current()`, a player's name `models.display_name`, a player's side of a
+table `Table.side_of`, and the standings order `scoring.standing_key`.
+"""
+
+from .boards import DEAL_VISIBLE, BoardLine, board_detail, closed_board_numbers, deal_visible
+from .common import PAIR_PLAYERS, PlayerName, confirmed_pairs, current_round, player
+from .home import (
+    TournamentCard,
+    open_proposals,
+    player_history,
+    proposals_in,
+    tournament_cards,
+)
+from .live import live_version
+from .pairs import PairRound, pair_history
+from .results import StandingRow, board_score_grid, standings
+from .seating import (
+    TABLE_PAIRS,
+    SeatedPair,
+    SeatingRow,
+    current_tables,
+    round_seating,
+    round_with_boards,
+    seat_of_user,
+)
+from .table import TableBoard, TableSnapshot, table_sheet, table_snapshot
+
+__all__ = [
+    "DEAL_VISIBLE",
+    "PAIR_PLAYERS",
+    "TABLE_PAIRS",
+    "BoardLine",
+    "PairRound",
+    "PlayerName",
+    "SeatedPair",
+    "SeatingRow",
+    "StandingRow",
+    "TableBoard",
+    "TableSnapshot",
+    "TournamentCard",
+    "board_detail",
+    "board_score_grid",
+    "closed_board_numbers",
+    "confirmed_pairs",
+    "current_round",
+    "current_tables",
+    "deal_visible",
+    "live_version",
+    "open_proposals",
+    "pair_history",
+    "player",
+    "player_history",
+    "proposals_in",
+    "round_seating",
+    "round_with_boards",
+    "seat_of_user",
+    "standings",
+    "table_sheet",
+    "table_snapshot",
+    "tournament_cards",
+]

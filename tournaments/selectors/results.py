@@ -1,0 +1,108 @@
+"""The standings and the results grid: what the tournament and results pages, the API
+and the exports list, as plain data (cheap to cache, no ORM objects)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+
+import scoring
+
+from ..models import (
+    Pair,
+    PairBoardScore,
+    PairStatus,
+    RoundStatus,
+    Tournament,
+    TournamentStatus,
+    pair_names,
+)
+from .common import PlayerName, player
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    """One pair in the standings as plain data: what the pages, the API and the exports
+    show, and cheap to cache (no ORM objects)."""
+
+    pair_id: int
+    registration_no: int
+    players: tuple[PlayerName, PlayerName]
+    user_ids: tuple[int, int]
+    position: int
+    rank: int | None
+    total: float
+    boards_completed: int
+    completion: float
+    completed: bool
+    master_points: float
+    withdrawn: bool
+    names: str
+    search: str  # names and usernames, case-folded, for "find a pair"
+
+
+def standings(*, tournament: Tournament) -> list[StandingRow]:
+    """Live standings (after the last closed round) or the final ranking. One query.
+
+    Read as plain values: at 2,000 pairs, building the pairs, users and profiles as
+    model instances was most of the time of the first page view after a close.
+    """
+    username = get_user_model().USERNAME_FIELD
+    pairs = Pair.objects.filter(tournament=tournament, status=PairStatus.CONFIRMED).values_list(
+        "id", "registration_no", "total", "boards_completed", "rank", "completed",
+        "master_points", "withdrawn_at",
+        "player1_id", f"player1__{username}", "player1__profile__display_name",
+        "player2_id", f"player2__{username}", "player2__profile__display_name",
+    )  # fmt: skip
+    finished = tournament.status == TournamentStatus.FINISHED
+    total_boards = tournament.total_boards
+    threshold = float(tournament.completion_threshold) / 100.0
+
+    def order(p: tuple) -> tuple:
+        _id, number, total, boards, rank = p[:5]
+        key = scoring.standing_key(total, boards, number)
+        if finished:
+            # Completers by rank, then non-completers in the same order (RULES 6).
+            return (rank is None, rank or 0, *key)
+        return key
+
+    rows = []
+    for position, pair in enumerate(sorted(pairs, key=order), start=1):
+        (pair_id, number, total, boards, rank, completed, master_points, withdrawn_at,
+         user1, username1, shown1, user2, username2, shown2) = pair  # fmt: skip
+        completion = scoring.completion(boards, total_boards)
+        players = (player(username1, shown1), player(username2, shown2))
+        names = pair_names(players[0].name, players[1].name)
+        rows.append(
+            StandingRow(
+                pair_id=pair_id,
+                registration_no=number,
+                players=players,
+                names=names,
+                search=" ".join([names, username1, username2]).casefold(),
+                user_ids=(user1, user2),
+                position=position,
+                rank=rank if finished else None,
+                total=total,
+                boards_completed=boards,
+                completion=completion,
+                completed=completed if finished else completion + 1e-9 >= threshold,
+                master_points=float(master_points),
+                withdrawn=withdrawn_at is not None,
+            )
+        )
+    return rows
+
+
+def board_score_grid(*, tournament: Tournament) -> dict[int, dict[int, tuple]]:
+    """{pair_id: {board_number: (points, completed, direction)}} for the results page
+    (one query)."""
+    grid: dict[int, dict[int, tuple]] = defaultdict(dict)
+    rows = PairBoardScore.objects.filter(
+        pair__tournament=tournament, board__round__status=RoundStatus.CLOSED
+    ).values_list("pair_id", "board__number", "points", "completed", "direction")
+    for pair_id, number, points, completed, direction in rows:
+        grid[pair_id][number] = (points, completed, direction)
+    return grid

@@ -1,0 +1,129 @@
+"""Who sits where: a round's seating list, and where a logged-in player sits now."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.db.models import OuterRef, Prefetch, Q, Subquery
+
+from ..models import (
+    Board,
+    Direction,
+    Pair,
+    Round,
+    RoundStatus,
+    Table,
+    Tournament,
+    TournamentStatus,
+    pair_names,
+)
+from .common import PAIR_PLAYERS, PlayerName, player
+
+# select_related() paths that give a table's two pairs with their players' names.
+TABLE_PAIRS = (
+    "ns_pair__player1__profile",
+    "ns_pair__player2__profile",
+    "ew_pair__player1__profile",
+    "ew_pair__player2__profile",
+)
+
+
+def seat_of_user(
+    *, tournament: Tournament, user, round: Round | None = None
+) -> tuple[Pair | None, Table | None, str]:
+    """(pair, table or None, direction) of a logged-in player in `round`, by default the
+    current round; the direction is Direction.NS, EW or BYE, or "" when not seated."""
+    if not user.is_authenticated:
+        return None, None, ""
+    pair = (
+        Pair.objects.filter(tournament=tournament, members__user=user)
+        .select_related(*PAIR_PLAYERS)
+        .first()
+    )
+    round = round or tournament.round_set.current()
+    if pair is None or round is None:
+        return pair, None, ""
+    table = (
+        Table.objects.filter(Q(ns_pair=pair) | Q(ew_pair=pair), round=round)
+        .select_related("round", *TABLE_PAIRS)
+        .first()
+    )
+    if table is None:
+        return pair, None, Direction.BYE if round.bye_pair_id == pair.id else ""
+    return pair, table, table.side_of(user.pk) or ""
+
+
+def current_tables(*, user) -> list[Table]:
+    """Where `user` sits now: their table in the current round of each tournament in
+    play (home page: "your table"). One query."""
+    if not user.is_authenticated:
+        return []
+    current = (
+        Round.objects.filter(tournament=OuterRef("round__tournament"))
+        .newest_first()
+        .values("id")[:1]
+    )
+    return list(
+        Table.objects.filter(
+            Q(ns_pair__members__user=user) | Q(ew_pair__members__user=user),
+            round_id=Subquery(current),
+            round__status__in=[RoundStatus.SCHEDULED, RoundStatus.OPEN],
+            round__tournament__status__in=[TournamentStatus.RUNNING, TournamentStatus.PAUSED],
+        )
+        .select_related("round__tournament", *TABLE_PAIRS)
+        .distinct()
+        .order_by("round__tournament__start_at")
+    )
+
+
+@dataclass(frozen=True)
+class SeatedPair:
+    id: int
+    registration_no: int
+    players: tuple[PlayerName, PlayerName]
+
+    @property
+    def names(self) -> str:
+        return pair_names(self.players[0].name, self.players[1].name)
+
+
+@dataclass(frozen=True)
+class SeatingRow:
+    """A table of a round's seating as plain data (what the seating list and the API
+    show; a 1,000-table round is read and rendered at every close)."""
+
+    id: int
+    number: int
+    ns_pair: SeatedPair
+    ew_pair: SeatedPair
+
+
+def round_seating(*, round: Round) -> list[SeatingRow]:
+    """The round's tables in order with both pairs and their players. One query."""
+    username = get_user_model().USERNAME_FIELD
+    sides = []
+    for side in ("ns_pair", "ew_pair"):
+        sides += [f"{side}_id", f"{side}__registration_no"]
+        for member in ("player1", "player2"):
+            sides += [f"{side}__{member}__{username}", f"{side}__{member}__profile__display_name"]
+    rows = Table.objects.filter(round=round).order_by("number").values_list("id", "number", *sides)
+
+    def pair(values: tuple) -> SeatedPair:
+        pair_id, number, username1, shown1, username2, shown2 = values
+        return SeatedPair(
+            id=pair_id,
+            registration_no=number,
+            players=(player(username1, shown1), player(username2, shown2)),
+        )
+
+    return [
+        SeatingRow(id=row[0], number=row[1], ns_pair=pair(row[2:8]), ew_pair=pair(row[8:14]))
+        for row in rows
+    ]
+
+
+def round_with_boards(*, tournament: Tournament, number: int) -> Round:
+    return Round.objects.prefetch_related(
+        Prefetch("boards", queryset=Board.objects.order_by("number"))
+    ).get(tournament=tournament, number=number)

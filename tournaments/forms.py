@@ -98,7 +98,8 @@ class TournamentAdminForm(forms.ModelForm):
         )
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         dates = ("start_at", "registration_opens_at")
         adding = self.instance._state.adding
         if not adding and not set(dates) & set(self.changed_data):

@@ -28,11 +28,24 @@ from .actions import RunsClock, confirmed, run_action
 STALE_CLOCK_SECONDS = 30
 
 
-def _new_bell(round: Round) -> str:
-    return _("round %(n)s now ends at %(t)s") % {
-        "n": round.number,
-        "t": timezone.localtime(round.ends_at).strftime("%H:%M:%S"),
-    }
+def _events(report: clock.ActionReport) -> tuple[str, ...]:
+    return report.messages
+
+
+def _new_bell(report: clock.ActionReport) -> list[str]:
+    assert report.round is not None  # extend_round always names the round it extended
+    return [
+        _("round %(n)s now ends at %(t)s")
+        % {
+            "n": report.round.number,
+            "t": timezone.localtime(report.round.ends_at).strftime("%H:%M:%S"),
+        }
+    ]
+
+
+def _rescored(report: clock.ActionReport) -> list[str]:
+    assert report.round is not None  # rescore_round always names the round it re-scored
+    return [_("round %(n)s re-scored") % {"n": report.round.number}]
 
 
 def _round_in_play(base: type[forms.Form], queryset) -> tuple[type[forms.Form], str]:
@@ -212,7 +225,7 @@ class TournamentAdmin(RunsClock, admin.ModelAdmin):
         for t in queryset:
             run_action(
                 self, request, t.name, clock.start_now, tournament=t, by=request.user,
-                describe=lambda events: events,
+                describe=_events,
             )  # fmt: skip
 
     @admin.action(description=_("Close the current round now…"), permissions=[RUN_CLOCK_CODENAME])
@@ -222,7 +235,7 @@ class TournamentAdmin(RunsClock, admin.ModelAdmin):
         return self._round_action(
             request, queryset, forms.Form, clock.close_round_now,
             action="close_round_now", title=_("Close the current round now"),
-            describe=lambda event: [event],
+            describe=_events,
         )  # fmt: skip
 
     @admin.action(description=_("Extend the current round…"), permissions=[RUN_CLOCK_CODENAME])
@@ -230,7 +243,7 @@ class TournamentAdmin(RunsClock, admin.ModelAdmin):
         return self._round_action(
             request, queryset, ExtendForm, clock.extend_round,
             action="extend_round", title=_("Extend the current round"),
-            fields=("minutes",), describe=lambda round: [_new_bell(round)],
+            fields=("minutes",), describe=_new_bell,
         )  # fmt: skip
 
     def _round_action(
@@ -259,7 +272,7 @@ class TournamentAdmin(RunsClock, admin.ModelAdmin):
         for t in queryset:
             run_action(
                 self, request, t.name, clock.pause, tournament=t, by=request.user,
-                describe=lambda _t: [_("paused")],
+                describe=lambda _report: [_("paused")],
             )  # fmt: skip
 
     @admin.action(description=_("Resume"), permissions=[RUN_CLOCK_CODENAME])
@@ -267,7 +280,7 @@ class TournamentAdmin(RunsClock, admin.ModelAdmin):
         for t in queryset:
             run_action(
                 self, request, t.name, clock.resume, tournament=t, by=request.user,
-                describe=lambda _t: [_("resumed")],
+                describe=lambda _report: [_("resumed")],
             )  # fmt: skip
 
     @admin.action(description=_("Re-score the last closed round"), permissions=[RUN_CLOCK_CODENAME])
@@ -279,7 +292,7 @@ class TournamentAdmin(RunsClock, admin.ModelAdmin):
                 continue
             run_action(
                 self, request, t.name, clock.rescore_round, round=last, by=request.user,
-                describe=lambda _none, n=last.number: [_("round %(n)s re-scored") % {"n": n}],
+                describe=_rescored,
             )  # fmt: skip
 
 
@@ -328,7 +341,7 @@ class RoundAdmin(RunsClock, admin.ModelAdmin):
         for r in queryset:
             run_action(
                 self, request, str(r), clock.rescore_round, round=r, by=request.user,
-                describe=lambda _none: [_("re-scored")],
+                describe=lambda _report: [_("re-scored")],
             )  # fmt: skip
 
 

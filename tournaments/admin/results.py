@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin
-from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from ..errors import ServiceError
 from ..models import Adjustment, Board, BoardResult, PairBoardScore, Standing
 from ..services import results
 from ..services.permissions import DIRECT_RESULTS, DIRECT_RESULTS_CODENAME
@@ -31,17 +29,12 @@ class AdjustForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), max_length=500)
 
 
-class _DryRun(Exception):
-    pass
-
-
 class BoardResultForm(forms.ModelForm):
     """Organisers correct a result here; it goes through the same validation and re-scores.
 
-    `clean` runs the service in a savepoint that is always rolled back, so whatever the
-    service refuses (a contract that is not one, too many tricks) is a form error on the
-    page, not a success message over an unchanged result. `save_model` then runs it for
-    real.
+    `clean` asks the service what it would refuse (`results.director_result_problem`: a
+    contract that is not one, too many tricks), so a refusal is a form error on the page,
+    not a success message over an unchanged result. `save_model` then runs the service.
     """
 
     result_text = forms.CharField(label=_("result (=, +1, -2)"), required=False)
@@ -74,17 +67,19 @@ class BoardResultForm(forms.ModelForm):
         pass
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors or self.director is None:
             return data
-        try:
-            with transaction.atomic():
-                results.director_set_result(**self.service_kwargs())
-                raise _DryRun
-        except _DryRun:
-            pass
-        except ServiceError as error:
-            raise forms.ValidationError(str(error)) from error
+        kwargs = self.service_kwargs()
+        problem = results.director_result_problem(
+            table=kwargs["table"],
+            board_number=kwargs["board_number"],
+            by=kwargs["by"],
+            entry=kwargs["entry"],
+        )
+        if problem:
+            raise forms.ValidationError(problem)
         return data
 
 
@@ -145,8 +140,8 @@ class BoardResultAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         # The service writes the result (never the form's raw fields) and re-scores.
-        # `clean` already ran it with the same input and its refusals depend only on
-        # that input, so it cannot refuse here.
+        # `clean` asked it about the same input and its refusals depend only on that
+        # input, so it cannot refuse here.
         results.director_set_result(**form.service_kwargs())
         obj.refresh_from_db()
 

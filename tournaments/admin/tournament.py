@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from ..forms import TournamentAdminForm
+from ..errors import ServiceError
 from ..models import (
     ClockHeartbeat,
     Pair,
@@ -21,7 +21,7 @@ from ..models import (
     Tournament,
     TournamentStatus,
 )
-from ..services import clock
+from ..services import clock, setup
 from ..services.permissions import RUN_CLOCK_CODENAME
 from .actions import RunsClock, confirmed, run_action
 
@@ -106,6 +106,56 @@ class RoundInline(admin.TabularInline):
 
 class ExtendForm(forms.Form):
     minutes = forms.FloatField(label=_("Extend by (minutes)"), min_value=0.1, max_value=1440)
+
+
+class TournamentAdminForm(forms.ModelForm):
+    """The admin's tournament form: the fields' own limits run in the model's full_clean
+    (the validators the API's setup service uses too); the checks across the dates are
+    the service's `check_schedule`, so both ways in refuse the same settings."""
+
+    class Meta:
+        model = Tournament
+        # The admin's fieldsets choose what is shown; these are the editable settings.
+        fields = (
+            "name",
+            "description",
+            "registration_opens_at",
+            "start_at",
+            "rounds",
+            "boards_per_round",
+            "round_length",
+            "gap_length",
+            "scoring_method",
+            "neuberg",
+            "unplayed_policy",
+            "completion_threshold",
+            "first_round_draw",
+        )
+
+    def clean(self):
+        super().clean()
+        data = self.cleaned_data
+        dates = ("start_at", "registration_opens_at")
+        adding = self.instance._state.adding
+        if not adding and not set(dates) & set(self.changed_data):
+            return data  # dates stored earlier stay as they are
+        # A running event shows its dates read-only: they are not in the form then.
+        start_at, opens_at = (
+            data.get(name) if name in self.fields else getattr(self.instance, name)
+            for name in dates
+        )
+        if start_at is None or opens_at is None:
+            return data  # the field's own error says what is wrong
+        try:
+            setup.check_schedule(
+                start_at=start_at,
+                registration_opens_at=opens_at,
+                now=timezone.now(),
+                new_start=adding or "start_at" in self.changed_data,
+            )
+        except ServiceError as error:
+            raise forms.ValidationError(str(error)) from error
+        return data
 
 
 @admin.register(Tournament)

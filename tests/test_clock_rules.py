@@ -136,7 +136,7 @@ def test_start_now_and_its_refusals(organiser, event, t0):
     assert state(lonely) == before
 
     tournament = event(pairs=4)
-    events = clock.start_now(by=organiser, tournament=tournament, now=early)
+    events = list(clock.start_now(by=organiser, tournament=tournament, now=early).messages)
     assert events == [f"{tournament.name}: started, round 1 seated (2 tables)"]
     assert rounds_of(tournament) == [(1, "open", early, early + timedelta(minutes=20), None)]
     before = state(tournament)
@@ -290,7 +290,7 @@ def test_close_round_now(organiser, event, t0):
     submit(table, 1, "3NT", "N", 9, now=t0 + 5 * MINUTE)
     event_text = clock.close_round_now(
         by=organiser, tournament=tournament, now=t0 + 10 * MINUTE, round_number=1
-    )
+    ).text
     assert event_text == f"{tournament.name}: round 1 closed, round 2 seated"
     assert rounds_of(tournament) == [
         (1, "closed", t0, t0 + 20 * MINUTE, t0 + 10 * MINUTE),
@@ -318,7 +318,7 @@ def test_close_round_now(organiser, event, t0):
 def test_close_round_now_on_the_last_round_publishes_results(organiser, event, t0):
     tournament = event(rounds=1)
     advance(now=t0)
-    text = clock.close_round_now(by=organiser, tournament=tournament, now=t0 + 5 * MINUTE)
+    text = clock.close_round_now(by=organiser, tournament=tournament, now=t0 + 5 * MINUTE).text
     assert text == f"{tournament.name}: round 1 closed, results published"
     tournament.refresh_from_db()
     assert (tournament.status, tournament.finished_at) == ("finished", t0 + 5 * MINUTE)

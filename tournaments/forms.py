@@ -8,7 +8,6 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.forms.utils import flatatt
-from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
@@ -16,9 +15,7 @@ from django.utils.translation import pgettext_lazy
 
 import scoring
 
-from .errors import ServiceError
-from .models import BoardResult, ResultState, Tournament
-from .services import setup
+from .models import BoardResult, ResultState
 from .services.results import ContractEntry
 from .templatetags.bridge import SEAT_SHORT
 from .validators import validate_name
@@ -71,55 +68,6 @@ class SignupForm(UserCreationForm):
             user.profile.display_name = name
             user.profile.save(update_fields=["display_name"])
         return user
-
-
-class TournamentAdminForm(forms.ModelForm):
-    """The admin's tournament form: the fields' own limits run in the model's full_clean
-    (the validators the API's setup service uses too); the checks across the dates are
-    the service's `check_schedule`, so both ways in refuse the same settings."""
-
-    class Meta:
-        model = Tournament
-        # The admin's fieldsets choose what is shown; these are the editable settings.
-        fields = (
-            "name",
-            "description",
-            "registration_opens_at",
-            "start_at",
-            "rounds",
-            "boards_per_round",
-            "round_length",
-            "gap_length",
-            "scoring_method",
-            "neuberg",
-            "unplayed_policy",
-            "completion_threshold",
-            "first_round_draw",
-        )
-
-    def clean(self):
-        data = super().clean()
-        dates = ("start_at", "registration_opens_at")
-        adding = self.instance._state.adding
-        if not adding and not set(dates) & set(self.changed_data):
-            return data  # dates stored earlier stay as they are
-        # A running event shows its dates read-only: they are not in the form then.
-        start_at, opens_at = (
-            data.get(name) if name in self.fields else getattr(self.instance, name)
-            for name in dates
-        )
-        if start_at is None or opens_at is None:
-            return data  # the field's own error says what is wrong
-        try:
-            setup.check_schedule(
-                start_at=start_at,
-                registration_opens_at=opens_at,
-                now=timezone.now(),
-                new_start=adding or "start_at" in self.changed_data,
-            )
-        except ServiceError as error:
-            raise forms.ValidationError(str(error)) from error
-        return data
 
 
 class ProposePairForm(forms.Form):

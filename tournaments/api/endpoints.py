@@ -228,8 +228,8 @@ def withdraw_pair(request, tournament_id: int, pair_id: int):
 )
 def start_tournament(request, tournament_id: int):
     t = lookups.get_tournament(tournament_id)
-    events = clock.start_now(tournament=t, by=request.auth)
-    return {"tournament": _tournament_now(t), "events": events}
+    report = clock.start_now(tournament=t, by=request.auth)
+    return {"tournament": _tournament_now(t), "events": list(report.messages)}
 
 
 @router.post(
@@ -247,8 +247,8 @@ def close_round(request, tournament_id: int, number: int):
     # re-checks the number under its lock, so the bell can't slip in between.
     if round.status != RoundStatus.OPEN:
         raise ClockError(_("Round %(n)s is not the open round.") % {"n": number})
-    message = clock.close_round_now(tournament=t, round_number=number, by=request.auth)
-    return {"message": message, "tournament": _tournament_now(t)}
+    report = clock.close_round_now(tournament=t, round_number=number, by=request.auth)
+    return {"message": report.text, "tournament": _tournament_now(t)}
 
 
 # --- play ----------------------------------------------------------------------------

@@ -371,11 +371,31 @@ def _heartbeat(*, now: datetime, driver: str, error: str = "") -> None:
 # --- Organiser actions -----------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class ActionReport:
+    """What an organiser action did: one shape for all of them, so callers read fields
+    instead of guessing from the type.
+
+    `tournament` as the action left it; `round` the round it acted on (the one closed,
+    extended or re-scored; None for start, pause and resume); `messages` the clock's event
+    texts, one per transition the action made (start now, close now), else empty.
+    """
+
+    tournament: Tournament
+    round: Round | None = None
+    messages: tuple[str, ...] = ()
+
+    @property
+    def text(self) -> str:
+        """The messages as one line."""
+        return "; ".join(self.messages)
+
+
 def _lock(tournament_id: int) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament_id)
 
 
-def start_now(*, tournament: Tournament, by, now: datetime | None = None) -> list[str]:
+def start_now(*, tournament: Tournament, by, now: datetime | None = None) -> ActionReport:
     now = now or timezone.now()
     require(by, RUN_CLOCK)
     with transaction.atomic():
@@ -388,7 +408,9 @@ def start_now(*, tournament: Tournament, by, now: datetime | None = None) -> lis
             raise ClockError(_("A tournament needs at least two registered pairs to start."))
         tournament.start_at = now
         tournament.save(update_fields=["start_at"])
-    return advance_tournament(tournament_id=tournament.pk, now=now)
+    events = advance_tournament(tournament_id=tournament.pk, now=now)
+    tournament.refresh_from_db()  # the clock's transitions saved their own copy
+    return ActionReport(tournament=tournament, messages=tuple(events))
 
 
 def _check_round_number(current: Round, round_number: int | None) -> None:
@@ -410,7 +432,7 @@ def close_round_now(
     by,
     now: datetime | None = None,
     round_number: int | None = None,
-) -> str:
+) -> ActionReport:
     """The director closes the open round early (e.g. every table has finished).
 
     `round_number`, when given, must be the open round's number (see _check_round_number).
@@ -427,7 +449,8 @@ def close_round_now(
         _check_round_number(current, round_number)
         if tournament.status == TournamentStatus.PAUSED:
             _resume(tournament, now)
-        return _close(tournament, current, now, bell=now)
+        event = _close(tournament, current, now, bell=now)
+        return ActionReport(tournament=tournament, round=current, messages=(event,))
 
 
 def extend_round(
@@ -437,7 +460,7 @@ def extend_round(
     by,
     now: datetime | None = None,
     round_number: int | None = None,
-) -> Round:
+) -> ActionReport:
     """Move the bell of the round in play `minutes` later (`round_number` as for close)."""
     now = now or timezone.now()
     require(by, RUN_CLOCK)
@@ -453,10 +476,10 @@ def extend_round(
             raise ClockError(_("Round %(n)s has already reached its bell.") % {"n": current.number})
         current.ends_at += timedelta(minutes=minutes)
         current.save(update_fields=["ends_at"])
-        return current
+        return ActionReport(tournament=tournament, round=current)
 
 
-def pause(*, tournament: Tournament, by, now: datetime | None = None) -> Tournament:
+def pause(*, tournament: Tournament, by, now: datetime | None = None) -> ActionReport:
     now = now or timezone.now()
     require(by, RUN_CLOCK)
     with transaction.atomic():
@@ -466,10 +489,10 @@ def pause(*, tournament: Tournament, by, now: datetime | None = None) -> Tournam
         tournament.paused_at = now
         tournament.status = TournamentStatus.PAUSED
         tournament.save(update_fields=["paused_at", "status"])
-        return tournament
+        return ActionReport(tournament=tournament)
 
 
-def resume(*, tournament: Tournament, by, now: datetime | None = None) -> Tournament:
+def resume(*, tournament: Tournament, by, now: datetime | None = None) -> ActionReport:
     now = now or timezone.now()
     require(by, RUN_CLOCK)
     with transaction.atomic():
@@ -477,7 +500,7 @@ def resume(*, tournament: Tournament, by, now: datetime | None = None) -> Tourna
         if tournament.status != TournamentStatus.PAUSED:
             raise ClockError(_("%(t)s is not paused.") % {"t": tournament.name})
         _resume(tournament, now)
-        return tournament
+        return ActionReport(tournament=tournament)
 
 
 def _resume(tournament: Tournament, now: datetime) -> None:
@@ -499,17 +522,17 @@ def _resume(tournament: Tournament, now: datetime) -> None:
     tournament.save(update_fields=["status", "start_at", "paused_at"])
 
 
-def rescore_round(*, round: Round, by, now: datetime | None = None) -> None:
+def rescore_round(*, round: Round, by, now: datetime | None = None) -> ActionReport:
     """Score a closed round again from its stored results.
 
     Totals and the standings of this and later rounds are recomputed; seatings already
     made stay as they are; final results and master points follow if the event is over.
     """
     require(by, RUN_CLOCK)
-    rescore_closed_round(round=round, now=now or timezone.now())
+    return rescore_closed_round(round=round, now=now or timezone.now())
 
 
-def rescore_closed_round(*, round: Round, now: datetime) -> None:
+def rescore_closed_round(*, round: Round, now: datetime) -> ActionReport:
     """`rescore_round` for a service that already checked its own permission: a
     director's result in a closed round re-scores it (`results.director_set_result`)."""
     with transaction.atomic():
@@ -525,3 +548,4 @@ def rescore_closed_round(*, round: Round, now: datetime) -> None:
             board_scoring.record_standings(round=later)
         if tournament.status == TournamentStatus.FINISHED:
             board_scoring.finalize_results(tournament=tournament, now=now)
+        return ActionReport(tournament=tournament, round=round)

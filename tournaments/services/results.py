@@ -455,3 +455,20 @@ def director_set_result(
         if round.status == RoundStatus.CLOSED:
             rescore_closed_round(round=round, now=now)
         return result
+
+
+def director_result_problem(
+    *, table: Table, board_number: int, by, entry: ContractEntry
+) -> str | None:
+    """Why `director_set_result` would refuse this played result, or None when it would
+    take it. Writes nothing and takes no lock: a form asks before saving, so that a
+    refusal is an error on the form (the admin's result change form)."""
+    try:
+        require(by, DIRECT_RESULTS)
+        board = _board_of(table.round, board_number)
+        score_entry(entry, vulnerability=board.vulnerability)
+    except scoring.ScoringError as error:
+        return scoring_message(error)
+    except (NotAllowed, NotFound, ResultRefused) as error:
+        return str(error)
+    return None

@@ -9,8 +9,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from .models import ApiToken
-from .services import tokens
+from ..models import ApiToken
+from ..services import tokens
 
 
 class IssueTokenForm(forms.ModelForm):

@@ -1,0 +1,404 @@
+"""The tournament pages and the clock's organiser actions: start now, close the round now,
+extend it, pause, resume, re-score; the rounds with their tables; the clock's heartbeat."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import Count, Q
+from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from ..errors import ServiceError
+from ..models import (
+    ClockHeartbeat,
+    Pair,
+    PairStatus,
+    Round,
+    RoundStatus,
+    Table,
+    Tournament,
+    TournamentStatus,
+)
+from ..services import clock, setup
+from ..services.permissions import RUN_CLOCK_CODENAME
+from .actions import RunsClock, confirmed, run_action
+
+STALE_CLOCK_SECONDS = 30
+
+
+def _events(report: clock.ActionReport) -> tuple[str, ...]:
+    return report.messages
+
+
+def _new_bell(report: clock.ActionReport) -> list[str]:
+    assert report.round is not None  # extend_round always names the round it extended
+    return [
+        _("round %(n)s now ends at %(t)s")
+        % {
+            "n": report.round.number,
+            "t": timezone.localtime(report.round.ends_at).strftime("%H:%M:%S"),
+        }
+    ]
+
+
+def _rescored(report: clock.ActionReport) -> list[str]:
+    assert report.round is not None  # rescore_round always names the round it re-scored
+    return [_("round %(n)s re-scored") % {"n": report.round.number}]
+
+
+def _round_in_play(base: type[forms.Form], queryset) -> tuple[type[forms.Form], str]:
+    """`base` plus a hidden field per tournament holding the round the organiser saw,
+    and those rounds named for the confirmation page ("Spring pairs (round 2), …").
+
+    The service refuses when that round is no longer in play, so a bell ringing between
+    this page and the click cannot turn "close round 2" into "close round 3".
+    """
+    fields = {}
+    seen = []
+    for tournament in queryset:
+        current = tournament.round_set.current()
+        fields[f"round_{tournament.pk}"] = forms.IntegerField(
+            widget=forms.HiddenInput,
+            required=False,
+            initial=current.number if current else None,
+        )
+        where = _("round %(n)s") % {"n": current.number} if current else _("not started")
+        seen.append(f"{tournament.name} ({where})")
+    return type("RoundInPlayForm", (base,), fields), ", ".join(seen)
+
+
+class PairInline(admin.TabularInline):
+    model = Pair
+    fields = (
+        "registration_no",
+        "player1",
+        "player2",
+        "status",
+        "withdrawn_at",
+        "total",
+        "boards_completed",
+        "rank",
+        "master_points",
+    )
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+    ordering = ("registration_no",)
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class RoundInline(admin.TabularInline):
+    model = Round
+    fields = ("number", "status", "starts_at", "ends_at", "closed_at", "bye_pair", "rematches")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class ExtendForm(forms.Form):
+    minutes = forms.FloatField(label=_("Extend by (minutes)"), min_value=0.1, max_value=1440)
+
+
+class TournamentAdminForm(forms.ModelForm):
+    """The admin's tournament form: the fields' own limits run in the model's full_clean
+    (the validators the API's setup service uses too); the checks across the dates are
+    the service's `check_schedule`, so both ways in refuse the same settings."""
+
+    class Meta:
+        model = Tournament
+        # The admin's fieldsets choose what is shown; these are the editable settings.
+        fields = (
+            "name",
+            "description",
+            "registration_opens_at",
+            "start_at",
+            "rounds",
+            "boards_per_round",
+            "round_length",
+            "gap_length",
+            "scoring_method",
+            "neuberg",
+            "unplayed_policy",
+            "completion_threshold",
+            "first_round_draw",
+        )
+
+    def clean(self):
+        super().clean()
+        data = self.cleaned_data
+        dates = ("start_at", "registration_opens_at")
+        adding = self.instance._state.adding
+        if not adding and not set(dates) & set(self.changed_data):
+            return data  # dates stored earlier stay as they are
+        # A running event shows its dates read-only: they are not in the form then.
+        start_at, opens_at = (
+            data.get(name) if name in self.fields else getattr(self.instance, name)
+            for name in dates
+        )
+        if start_at is None or opens_at is None:
+            return data  # the field's own error says what is wrong
+        try:
+            setup.check_schedule(
+                start_at=start_at,
+                registration_opens_at=opens_at,
+                now=timezone.now(),
+                new_start=adding or "start_at" in self.changed_data,
+            )
+        except ServiceError as error:
+            raise forms.ValidationError(str(error)) from error
+        return data
+
+
+@admin.register(Tournament)
+class TournamentAdmin(RunsClock, admin.ModelAdmin):
+    form = TournamentAdminForm
+    list_display = (
+        "name",
+        "start_at",
+        "status",
+        "scoring_method",
+        "rounds",
+        "boards_per_round",
+        "pair_count",
+        "clock_health",
+    )
+    list_filter = ("status", "scoring_method", "unplayed_policy")
+    search_fields = ("name",)
+    date_hierarchy = "start_at"
+    inlines = [PairInline, RoundInline]
+    readonly_fields = (
+        "status",
+        "paused_at",
+        "finished_at",
+        "created_by",
+        "draw_seed",
+        "clock_health",
+    )
+    fieldsets = (
+        (None, {"fields": ("name", "description", "status", "clock_health")}),
+        (
+            _("Schedule"),
+            {
+                "fields": (
+                    "registration_opens_at",
+                    "start_at",
+                    "rounds",
+                    "boards_per_round",
+                    "round_length",
+                    "gap_length",
+                    "paused_at",
+                    "finished_at",
+                )
+            },
+        ),
+        (
+            _("Scoring"),
+            {
+                "fields": (
+                    "scoring_method",
+                    "neuberg",
+                    "unplayed_policy",
+                    "completion_threshold",
+                    "first_round_draw",
+                    "draw_seed",
+                )
+            },
+        ),
+    )
+    actions = [
+        "start_now",
+        "close_round_now",
+        "extend_round",
+        "pause",
+        "resume",
+        "rescore_last_round",
+    ]
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(_pairs=Count("pairs", filter=Q(pairs__status=PairStatus.CONFIRMED)))
+        )
+
+    def get_readonly_fields(self, request, obj=None):
+        fixed = list(self.readonly_fields)
+        if obj is not None and obj.status != TournamentStatus.SCHEDULED:
+            # The format of a running event is fixed; only the clock actions change it.
+            fixed += [
+                "rounds",
+                "boards_per_round",
+                "scoring_method",
+                "start_at",
+                "registration_opens_at",
+                "first_round_draw",
+            ]
+        return fixed
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            obj.created_by = request.user
+        super().save_model(request, obj, form, change)
+
+    @admin.display(description=_("pairs"), ordering="_pairs")
+    def pair_count(self, obj):
+        return obj._pairs
+
+    @admin.display(description=_("round clock"))
+    def clock_health(self, obj=None):
+        beat = ClockHeartbeat.objects.filter(name="clock").first()
+        if beat is None or beat.last_tick_at is None:
+            return format_html('<span style="color:#b00">{}</span>', _("never ticked"))
+        age = (timezone.now() - beat.last_tick_at).total_seconds()
+        if age > STALE_CLOCK_SECONDS:
+            return format_html(
+                '<span style="color:#b00">{} {}s</span>', _("STALLED: last tick"), int(age)
+            )
+        return format_html(
+            '<span style="color:#070">{} {}s ({})</span>',
+            _("ticking: last tick"),
+            int(age),
+            beat.last_driver,
+        )
+
+    @admin.action(description=_("Start now"), permissions=[RUN_CLOCK_CODENAME])
+    def start_now(self, request, queryset):
+        for t in queryset:
+            run_action(
+                self, request, t.name, clock.start_now, tournament=t, by=request.user,
+                describe=_events,
+            )  # fmt: skip
+
+    @admin.action(description=_("Close the current round now…"), permissions=[RUN_CLOCK_CODENAME])
+    def close_round_now(self, request, queryset):
+        # Closing cuts off every unfinished board for good, so it is confirmed on a page
+        # that names the round.
+        return self._round_action(
+            request, queryset, forms.Form, clock.close_round_now,
+            action="close_round_now", title=_("Close the current round now"),
+            describe=_events,
+        )  # fmt: skip
+
+    @admin.action(description=_("Extend the current round…"), permissions=[RUN_CLOCK_CODENAME])
+    def extend_round(self, request, queryset):
+        return self._round_action(
+            request, queryset, ExtendForm, clock.extend_round,
+            action="extend_round", title=_("Extend the current round"),
+            fields=("minutes",), describe=_new_bell,
+        )  # fmt: skip
+
+    def _round_action(
+        self, request, queryset, base_form, service, *, action, title, describe, fields=()
+    ):
+        """A clock action on each tournament's round in play, confirmed on a page that
+        names the round; the service refuses if that round is no longer in play."""
+        form_class, rounds = _round_in_play(base_form, queryset)
+
+        def apply(form):
+            for t in queryset:
+                run_action(
+                    self, request, t.name, service, tournament=t, by=request.user,
+                    round_number=form.cleaned_data.get(f"round_{t.pk}"),
+                    **{name: form.cleaned_data[name] for name in fields},
+                    describe=describe,
+                )  # fmt: skip
+
+        return confirmed(
+            self, request, queryset, form_class,
+            action=action, title=f"{title}: {rounds}", apply=apply,
+        )  # fmt: skip
+
+    @admin.action(description=_("Pause"), permissions=[RUN_CLOCK_CODENAME])
+    def pause(self, request, queryset):
+        for t in queryset:
+            run_action(
+                self, request, t.name, clock.pause, tournament=t, by=request.user,
+                describe=lambda _report: [_("paused")],
+            )  # fmt: skip
+
+    @admin.action(description=_("Resume"), permissions=[RUN_CLOCK_CODENAME])
+    def resume(self, request, queryset):
+        for t in queryset:
+            run_action(
+                self, request, t.name, clock.resume, tournament=t, by=request.user,
+                describe=lambda _report: [_("resumed")],
+            )  # fmt: skip
+
+    @admin.action(description=_("Re-score the last closed round"), permissions=[RUN_CLOCK_CODENAME])
+    def rescore_last_round(self, request, queryset):
+        for t in queryset:
+            last = t.round_set.filter(status=RoundStatus.CLOSED).current()
+            if last is None:
+                self.message_user(request, f"{t.name}: {_('no closed round')}", messages.ERROR)
+                continue
+            run_action(
+                self, request, t.name, clock.rescore_round, round=last, by=request.user,
+                describe=_rescored,
+            )  # fmt: skip
+
+
+class TableInline(admin.TabularInline):
+    model = Table
+    fields = ("number", "ns_pair", "ew_pair")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Round)
+class RoundAdmin(RunsClock, admin.ModelAdmin):
+    list_display = (
+        "__str__",
+        "status",
+        "starts_at",
+        "ends_at",
+        "closed_at",
+        "bye_pair",
+        "rematches",
+    )
+    list_filter = ("status", "tournament")
+    readonly_fields = (
+        "tournament",
+        "number",
+        "status",
+        "starts_at",
+        "ends_at",
+        "closed_at",
+        "bye_pair",
+        "rematches",
+    )
+    inlines = [TableInline]
+    actions = ["rescore"]
+
+    def has_add_permission(self, request):
+        return False
+
+    @admin.action(description=_("Re-score (closed rounds)"), permissions=[RUN_CLOCK_CODENAME])
+    def rescore(self, request, queryset):
+        for r in queryset:
+            run_action(
+                self, request, str(r), clock.rescore_round, round=r, by=request.user,
+                describe=lambda _report: [_("re-scored")],
+            )  # fmt: skip
+
+
+@admin.register(ClockHeartbeat)
+class ClockHeartbeatAdmin(admin.ModelAdmin):
+    list_display = ("name", "last_tick_at", "last_driver", "ticks", "last_error")
+    readonly_fields = ("name", "last_tick_at", "last_driver", "ticks", "last_error")
+
+    def has_add_permission(self, request):
+        return False

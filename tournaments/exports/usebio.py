@@ -17,6 +17,7 @@ from lxml import etree
 
 import scoring
 
+from ..models import Adjustment, Direction, ScoringMethod
 from ..validators import printable
 from .data import PROGRAM_NAME, PROGRAM_VERSION, ExportData, ExportLine
 
@@ -24,8 +25,12 @@ DTD_PATH = Path(__file__).with_name("usebio_v1_2.dtd")
 PUBLIC_ID = "-//EBU//DTD USEBIO 1.2//EN"
 SYSTEM_URL = "http://www.usebio.org/files/usebio_v1_2.dtd"
 
-SCORING_METHOD = {"MP": "MATCH_POINTS", "IMP": "CROSS_IMPS", "XIMP": "BUTLER_IMPS"}
-ARTIFICIAL_PERCENT = {"A+": 60, "A": 50, "A-": 40}
+SCORING_METHOD = {
+    ScoringMethod.MP: "MATCH_POINTS",
+    ScoringMethod.IMP: "CROSS_IMPS",
+    ScoringMethod.XIMP: "BUTLER_IMPS",
+}
+ARTIFICIAL_PERCENT = {Adjustment.AVG_PLUS: 60, Adjustment.AVG: 50, Adjustment.AVG_MINUS: 40}
 
 
 def _add(parent, name: str, value=None):
@@ -74,7 +79,7 @@ def _traveller_line(board_el, data: ExportData, line: ExportLine, top: int) -> N
         return  # cut off at the bell: the meeting is recorded, with no score
     if line.ns_points is None or line.ew_points is None:
         return
-    if data.method == "MP":
+    if data.method == ScoringMethod.MP:
         if not top:
             return  # a board with a single result has no matchpoints to give
         _add(el, "NS_MATCH_POINTS", _number(line.ns_points * top / 100))
@@ -113,7 +118,7 @@ def build(data: ExportData) -> etree._ElementTree:
         if data.finished and pair.rank:
             _add(el, "PLACE", pair.rank)
         _add(el, "TOTAL_SCORE", _number(pair.total))
-        if data.method == "MP":
+        if data.method == ScoringMethod.MP:
             _add(el, "PERCENTAGE", _number(pair.total))
         if data.finished and pair.master_points > 0:
             mp_el = _add(el, "MASTER_POINTS")
@@ -121,15 +126,15 @@ def build(data: ExportData) -> etree._ElementTree:
 
     meetings: dict[tuple[int, int], dict] = {}
     points: dict[tuple[int, int], dict[str, list[float]]] = defaultdict(
-        lambda: {"NS": [], "EW": []}
+        lambda: {Direction.NS: [], Direction.EW: []}
     )
     for board in data.boards:
         for line in board.lines:
             key = (line.round, line.table)
             meetings[key] = {"ns": line.ns, "ew": line.ew}
             if line.ns_points is not None and line.ew_points is not None:
-                points[key]["NS"].append(line.ns_points)
-                points[key]["EW"].append(line.ew_points)
+                points[key][Direction.NS].append(line.ns_points)
+                points[key][Direction.EW].append(line.ew_points)
     for (round_number, table_number), meeting in sorted(meetings.items()):
         el = _add(event, "MATCH")
         _add(el, "ROUND_NUMBER", round_number)
@@ -137,9 +142,10 @@ def build(data: ExportData) -> etree._ElementTree:
         _add(el, "NS_PAIR_NUMBER", meeting["ns"])
         _add(el, "EW_PAIR_NUMBER", meeting["ew"])
         scored = points.get((round_number, table_number))
-        if scored and scored["NS"]:
-            _add(el, "NS_SCORE", _number(scoring.running_total(data.method, scored["NS"])))
-            _add(el, "EW_SCORE", _number(scoring.running_total(data.method, scored["EW"])))
+        if scored and scored[Direction.NS]:
+            ns, ew = scored[Direction.NS], scored[Direction.EW]
+            _add(el, "NS_SCORE", _number(scoring.running_total(data.method, ns)))
+            _add(el, "EW_SCORE", _number(scoring.running_total(data.method, ew)))
 
     for board in data.boards:
         board_el = _add(event, "BOARD")

@@ -19,6 +19,7 @@ from ..deals import hands_of, high_card_points
 from ..forms import ProposePairForm
 from ..models import (
     Board,
+    Direction,
     Pair,
     PairStatus,
     RoundStatus,
@@ -47,11 +48,11 @@ def healthz(request):
 def home(request):
     seats = []
     for table in selectors.current_tables(user=request.user):
-        ns = request.user.pk in (table.ns_pair.player1_id, table.ns_pair.player2_id)
+        ns = table.side_of(request.user.pk) == Direction.NS
         seats.append(
             {
                 "table": table,
-                "direction": "NS" if ns else "EW",
+                "direction": Direction.NS if ns else Direction.EW,
                 "opponents": table.ew_pair if ns else table.ns_pair,
             }
         )
@@ -161,7 +162,7 @@ def _cells_html(scores: dict, boards: list[int], board_url: str, method: str) ->
     """A pair's board cells on the results grid, rendered here rather than in the
     template: at 100 rows × 20+ boards per page the template loop was most of the time."""
     not_played = gettext("not played")
-    titles = {code: bridge.direction(code) for code in ("NS", "EW", "BYE")}
+    titles = {code: bridge.direction(code) for code in Direction.values}
     cells = []
     for n in boards:
         value = scores.get(n)

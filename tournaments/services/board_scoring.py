@@ -49,7 +49,7 @@ def score_round(*, round: Round) -> None:
     """Score every board of `round` across the field and store each pair's board scores.
 
     Adjusted scores are stored at their flat figures with their code; `update_totals`
-    settles the MP ones against each pair's own percentage (SPEC 5.4).
+    settles the MP ones against each pair's own percentage (RULES 5.4).
     """
     tournament = round.tournament
     method = tournament.scoring_method
@@ -102,7 +102,7 @@ def score_round(*, round: Round) -> None:
             new_scores.append(_pair_score(row[6], board.id, row[0], Direction.NS, None))
             new_scores.append(_pair_score(row[7], board.id, row[0], Direction.EW, None))
         if round.bye_pair_id:
-            # A bye's boards count as completed and score average (SPEC 4): an "A" that
+            # A bye's boards count as completed and score average (RULES 4): an "A" that
             # no settling moves.
             new_scores.append(
                 _pair_score(
@@ -193,7 +193,7 @@ def standings_order_key(row) -> tuple:
 
 def update_totals(*, tournament: Tournament) -> list[tuple]:
     """Rewrite every pair's running total and boards completed from its board scores, and
-    settle its MP adjusted boards against its own percentage (SPEC 5.4)."""
+    settle its MP adjusted boards against its own percentage (RULES 5.4)."""
     settle: dict[int, tuple[float, float]] = {}
     rows = _standings_rows(tournament, settle=settle)
     _bulk_set_pair_totals(rows)
@@ -289,7 +289,7 @@ def _round_scores(round: Round) -> dict[int, float]:
 
 
 def finalize_results(*, tournament: Tournament, now: datetime) -> None:
-    """Completion, ranking and master points (SPEC 6, 7); safe to run again after a re-score."""
+    """Completion, ranking and master points (RULES 6, 7); safe to run again after a re-score."""
     rows = update_totals(tournament=tournament)
     ranked = scoring.rank_pairs(
         [

@@ -1,4 +1,4 @@
-"""Entering, confirming, disputing and adjusting board results (SPEC 3, 5.4).
+"""Entering, confirming, disputing and adjusting board results (RULES 3, 5.4).
 
 The cut-off race: a submission holds a shared lock on its round's row while it checks
 the bell and writes; the round close takes that row FOR UPDATE. So a submission that
@@ -61,7 +61,7 @@ LEAD_SUITS = {
     "♢": "D",
     "♧": "C",
 }
-LEAD_RANKS = "AKQJT98765432"
+LEAD_RANKS = scoring.RANKS
 _LEAD_RE = re.compile(r"^\s*(\S)\s*(10|[AKQJT2-9])\s*$", re.IGNORECASE)
 
 

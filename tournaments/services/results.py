@@ -164,9 +164,9 @@ def may_enter(
 
     The players at the table (or a director) while the round is open (RULES 3); over a
     director's adjusted score, only a director. `table` needs its pairs, `round` its
-    tournament; `result_state` is the state of the board's stored result, if any. Pure:
-    `submit_result` calls it under the round's share lock, the table page to decide what
-    to show.
+    tournament; `result_state` is the state of the board's stored result, if any. It takes
+    no lock and writes nothing: `submit_result` calls it under the round's share lock, the
+    table page to decide what to show.
     """
     if seat_of(table, user) is None and not allowed(user, DIRECT_RESULTS):
         return NotAllowed(

@@ -8,6 +8,7 @@ state exactly (a player who reconnects sees the same board).
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import cast
 
 from scoring import SEATS, Contract, ScoringError, contract_score, partner_of, seat_offset, side_of
 from scoring import validate_vulnerability as _vulnerability
@@ -161,7 +162,7 @@ class BoardState:
         after = replace(self, calls=(*self.calls, call))
         if after.is_auction_over and not after.passed_out:
             # Law 41A: the player on declarer's left makes the opening lead.
-            after = replace(after, current_trick=Trick(seat_offset(after.declarer, 1)))
+            after = replace(after, current_trick=Trick(seat_offset(after._declarer, 1)))
         return after
 
     @cached_property
@@ -191,7 +192,7 @@ class BoardState:
         bid, doubling = self._last_bid
         if bid is None:
             return (PASS, *BIDS)
-        ours = side_of(bid.seat) == side_of(self.turn)
+        ours = side_of(bid.seat) == side_of(self._turn)
         doubles = (DOUBLE,) if not ours and doubling == 0 else ()
         redoubles = (REDOUBLE,) if ours and doubling == 1 else ()
         return (PASS, *doubles, *redoubles, *BIDS[BIDS.index(bid.call) + 1 :])
@@ -208,9 +209,10 @@ class BoardState:
     def declarer(self) -> str | None:
         """The player of the declaring side who first named the final strain (SPEC 9)."""
         contract = self.contract
-        if contract is None:
+        bid = self._last_bid[0]
+        if contract is None or bid is None:  # a contract has its bid: both or neither
             return None
-        side = side_of(self._last_bid[0].seat)
+        side = side_of(bid.seat)
         return next(
             call.seat
             for call in self.calls
@@ -221,6 +223,28 @@ class BoardState:
     def dummy(self) -> str | None:
         return partner_of(self.declarer) if self.declarer else None
 
+    # What is certain once the auction is over and not passed out (asked for only then).
+
+    @property
+    def _contract(self) -> Contract:
+        assert self.contract is not None, "asked for the contract before there is one"
+        return self.contract
+
+    @property
+    def _declarer(self) -> str:
+        assert self.declarer is not None, "asked for declarer before there is one"
+        return self.declarer
+
+    @property
+    def _trick(self) -> Trick:
+        assert self.current_trick is not None, "asked for the trick outside the play"
+        return self.current_trick
+
+    @property
+    def _turn(self) -> str:
+        assert self.turn is not None, "asked whose turn it is after the board is over"
+        return self.turn
+
     # -- the play (Laws 41-47, SPEC 9) ------------------------------------------------
 
     @cached_property
@@ -230,7 +254,7 @@ class BoardState:
             return None
         if not self.is_auction_over:
             return seat_offset(self.dealer, len(self.calls))
-        return seat_offset(self.current_trick.leader, len(self.current_trick.cards))
+        return seat_offset(self._trick.leader, len(self._trick.cards))
 
     @property
     def actor(self) -> str | None:
@@ -242,7 +266,7 @@ class BoardState:
         if not self.is_auction_over:
             raise IllegalAction(_("the auction is not over: no card can be played yet"))
         self._refuse_while_claim_waits()
-        turn = self.turn
+        turn = self._turn
         if card.seat != self.actor:
             if card.seat == self.dummy == turn:
                 raise IllegalAction(_("declarer plays dummy's cards"))
@@ -250,7 +274,7 @@ class BoardState:
         hand = self.hands[SEATS.index(turn)]
         if card.card not in hand:
             raise IllegalAction(_("%(card)s is not in %(seat)s's hand"), card=card.card, seat=turn)
-        trick = self.current_trick
+        trick = self._trick
         if trick.cards:
             led = trick.cards[0][0]
             if card.card[0] != led and any(held[0] == led for held in hand):
@@ -258,15 +282,18 @@ class BoardState:
                 raise IllegalAction(
                     _("you must follow suit: play a %(suit)s"), suit=_SUIT_SYMBOLS[led]
                 )
-        hands = tuple(
-            held - {card.card} if seat == turn else held
-            for seat, held in zip(SEATS, self.hands, strict=True)
+        hands = cast(
+            Hands,
+            tuple(
+                held - {card.card} if seat == turn else held
+                for seat, held in zip(SEATS, self.hands, strict=True)
+            ),
         )
         cards = (*trick.cards, card.card)
         if len(cards) < 4:
             return replace(self, hands=hands, current_trick=Trick(trick.leader, cards))
         # Law 44G: the winner of a trick leads to the next one.
-        winner = trick_winner(trick.leader, cards, self.contract.strain)
+        winner = trick_winner(trick.leader, cards, self._contract.strain)
         tricks = (*self.tricks, Trick(trick.leader, cards, winner))
         current = Trick(winner) if len(tricks) < 13 else None
         return replace(self, hands=hands, tricks=tricks, current_trick=current)
@@ -275,9 +302,9 @@ class BoardState:
         """The cards the hand to play may play now (follow suit if able); () if none."""
         if self.is_over or not self.is_auction_over or self.pending_claim:
             return ()
-        hand = self.hands[SEATS.index(self.turn)]
-        if self.current_trick.cards:
-            led = self.current_trick.cards[0][0]
+        hand = self.hands[SEATS.index(self._turn)]
+        if self._trick.cards:
+            led = self._trick.cards[0][0]
             following = [card for card in hand if card[0] == led]
             if following:
                 return sort_hand(following)
@@ -302,7 +329,7 @@ class BoardState:
         if self.is_over:
             return frozenset(SEATS)
         if self.dummy_visible:
-            return frozenset({seat, self.dummy})
+            return frozenset({seat, cast(str, self.dummy)})  # dummy is seen after the lead
         return frozenset({seat})
 
     # -- claims (Laws 68-69, SPEC 9) -------------------------------------------------
@@ -367,7 +394,7 @@ class BoardState:
         """Tricks won by "NS" and "EW", counting an accepted claim's."""
         won = {"NS": 0, "EW": 0}
         for trick in self.tricks:
-            won[side_of(trick.winner)] += 1
+            won[side_of(cast(str, trick.winner))] += 1  # a completed trick has its winner
         claim = self.accepted_claim
         if claim is not None:
             remaining = 13 - len(self.tricks)
@@ -383,6 +410,6 @@ class BoardState:
             raise IllegalAction(_("the board is not over yet"))
         if self.passed_out:
             return Result(None, None, 0, None, 0)
-        tricks = self.tricks_won[side_of(self.declarer)]
-        score = contract_score(self.contract, self.declarer, tricks, self.vulnerability)
+        tricks = self.tricks_won[side_of(self._declarer)]
+        score = contract_score(self._contract, self._declarer, tricks, self.vulnerability)
         return Result(self.contract, self.declarer, tricks, self.opening_lead, score)

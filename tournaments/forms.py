@@ -44,7 +44,7 @@ RESULTS = [
     *[(f"-{n}", f"\u2212{n}") for n in range(1, 14)],
 ]
 LEAD_SUITS = [NONE, ("S", "♠"), ("H", "♥"), ("D", "♦"), ("C", "♣")]
-LEAD_RANKS = [NONE, *[(r, "10" if r == "T" else r) for r in "AKQJT98765432"]]
+LEAD_RANKS = [NONE, *[(r, "10" if r == "T" else r) for r in scoring.RANKS]]
 
 
 class SignupForm(UserCreationForm):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import timedelta
+from typing import TYPE_CHECKING, cast
 
 from django.conf import settings
 from django.db import models
@@ -20,7 +21,10 @@ from django.utils.translation import gettext_lazy as _
 import scoring
 
 from . import validators
-from .services.permissions import ORGANISER_PERMISSIONS
+from .permissions import ORGANISER_PERMISSIONS
+
+if TYPE_CHECKING:  # the stubs' name for a lazy translation
+    from django.utils.functional import _StrPromise
 
 
 class ScoringMethod(models.TextChoices):
@@ -186,7 +190,7 @@ class Tournament(models.Model):
         ordering = ["-start_at", "-id"]
         verbose_name = _("tournament")
         verbose_name_plural = _("tournaments")
-        # The organiser's powers (services.permissions); Django adds add/change/view/delete.
+        # The organiser's powers (tournaments.permissions); Django adds add/change/view/delete.
         permissions = ORGANISER_PERMISSIONS
         constraints = [
             models.CheckConstraint(condition=Q(rounds__gte=1), name="tournament_rounds_positive"),
@@ -535,7 +539,7 @@ class BoardResult(models.Model):
             return str(_("Passed out"))
         if self.state != ResultState.PLAYED or not self.contract:
             return ""
-        return scoring.parse_contract(self.contract).display()
+        return cast(scoring.Contract, scoring.parse_contract(self.contract)).display()
 
     @property
     def result_relative(self) -> str:
@@ -680,7 +684,7 @@ class ApiToken(models.Model):
         self.prefix = key[: self.PREFIX_LENGTH]
         self.key_hash = self.hash_key(key)
 
-    def refusal(self, now) -> str | None:
+    def refusal(self, now) -> str | _StrPromise | None:
         """Why this token no longer works (revoked, expired), or None while it does."""
         if self.revoked_at is not None:
             return _("This API token was revoked.")

@@ -1,4 +1,5 @@
-"""Hand-written SQL for the result-entry hot path.
+"""Hand-written SQL for the result-entry hot path, and the one way to name a table or a
+column in any hand-written statement (`table`, `column`: quoted by the backend).
 
 In the last minute of a round every table of the field enters its boards at once, and
 there the ORM's work of compiling a query (joins, select lists, ordering) costs more
@@ -22,6 +23,31 @@ BIGINT = (-(2**63), 2**63 - 1)
 
 def quote(name: str) -> str:
     return connection.ops.quote_name(name)
+
+
+def table(model: type[models.Model]) -> str:
+    """`model`'s table, quoted for hand-written SQL."""
+    return quote(model._meta.db_table)
+
+
+def column(model: type[models.Model], name: str) -> str:
+    """The column of `model`'s field `name` (a field or attribute name: "pair", "pair_id"),
+    quoted for hand-written SQL."""
+    return quote(_column_of(concrete_field(model, name)))
+
+
+def concrete_field(model: type[models.Model], name: str) -> models.Field:
+    """`model`'s field `name` that has a column (a reverse relation has none: refused)."""
+    field = model._meta.get_field(name)
+    if not isinstance(field, models.Field) or not field.concrete:
+        raise ValueError(f"{model.__name__}.{name} has no column")
+    return field
+
+
+def _column_of(field: models.Field) -> str:
+    if field.column is None:
+        raise ValueError(f"{field!r} has no column")
+    return field.column
 
 
 def storable(*numbers: int) -> bool:
@@ -65,7 +91,7 @@ def select_list(model: type[models.Model], alias: str, attnames: frozenset[str])
     missing = attnames - {f.attname for f in fields}
     if missing:
         raise ValueError(f"{model.__name__} has no column for {sorted(missing)}")
-    sql = ", ".join(f"{alias}.{quote(f.column)}" for f in fields)
+    sql = ", ".join(f"{alias}.{quote(_column_of(f))}" for f in fields)
     return sql, tuple(f.attname for f in fields)
 
 
@@ -79,17 +105,17 @@ def _upsert_sql(
     model: type[models.Model], unique: tuple, update: tuple, unless: str | None, vendor: str
 ) -> tuple:
     fields = [f for f in model._meta.concrete_fields if not f.primary_key]
-    columns = ", ".join(quote(f.column) for f in fields)
+    columns = ", ".join(quote(_column_of(f)) for f in fields)
     marks = ", ".join(["%s"] * len(fields))
-    conflict = ", ".join(quote(model._meta.get_field(n).column) for n in unique)
-    updated = [quote(model._meta.get_field(n).column) for n in update]
+    conflict = ", ".join(column(model, n) for n in unique)
+    updated = [column(model, n) for n in update]
     changes = ", ".join(f"{c} = EXCLUDED.{c}" for c in updated)
-    pk = quote(model._meta.pk.column)
-    table = quote(model._meta.db_table)
+    pk = column(model, model._meta.pk.name)
+    name = table(model)
     # The existing row is named by its table in DO UPDATE ... WHERE (EXCLUDED is the new one).
-    where = f" WHERE {table}.{quote(model._meta.get_field(unless).column)} <> %s" if unless else ""
+    where = f" WHERE {name}.{column(model, unless)} <> %s" if unless else ""
     sql = (
-        f"INSERT INTO {table} ({columns}) VALUES ({marks})"
+        f"INSERT INTO {name} ({columns}) VALUES ({marks})"
         f" ON CONFLICT ({conflict}) DO UPDATE SET {changes}{where} RETURNING {pk}"
     )
     return sql, tuple(fields)
@@ -119,7 +145,7 @@ def upsert(
     )
     params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
     if guard_field:
-        params.append(model._meta.get_field(guard_field).get_db_prep_value(guard_value, connection))
+        params.append(concrete_field(model, guard_field).get_db_prep_value(guard_value, connection))
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()

@@ -21,6 +21,7 @@ from ..errors import ServiceError
 from ..models import (
     Board,
     BoardResult,
+    Direction,
     PairBoardScore,
     ResultState,
     Round,
@@ -169,8 +170,8 @@ def collect(*, tournament: Tournament, now: datetime | None = None) -> ExportDat
                 ns_score=r.ns_score,
                 ns_adjustment=r.ns_adjustment,
                 ew_adjustment=r.ew_adjustment,
-                ns_points=points.get((r.id, "NS")),
-                ew_points=points.get((r.id, "EW")),
+                ns_points=points.get((r.id, Direction.NS)),
+                ew_points=points.get((r.id, Direction.EW)),
             )
         )
     for board_id, board in boards.items():

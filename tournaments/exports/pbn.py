@@ -16,11 +16,16 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from ..models import ScoringMethod
 from ..validators import printable
 from .data import PROGRAM_NAME, ExportBoard, ExportData, ExportLine
 
 VULNERABLE = {"None": "None", "NS": "NS", "EW": "EW", "Both": "All"}
-SCORING = {"MP": "MatchPoints;MP1", "IMP": "IMP;Cross", "XIMP": "IMP;Butler"}
+SCORING = {
+    ScoringMethod.MP: "MatchPoints;MP1",
+    ScoringMethod.IMP: "IMP;Cross",
+    ScoringMethod.XIMP: "IMP;Butler",
+}
 # Export-format lines stay under PBN's 255-character limit with these caps.
 MAX_TAG_VALUE = 200
 MAX_NAMES = 80
@@ -88,7 +93,11 @@ def _contract(line: ExportLine) -> str:
 
 
 def score_table(data: ExportData, board: ExportBoard) -> list[str]:
-    unit = ("Percentage_NS", "Percentage_EW") if data.method == "MP" else ("IMP_NS", "IMP_EW")
+    unit = (
+        ("Percentage_NS", "Percentage_EW")
+        if data.method == ScoringMethod.MP
+        else ("IMP_NS", "IMP_EW")
+    )
     columns = [
         _column("Table", 3, "R"),
         _column("PairId_NS", 3, "R"),
@@ -124,7 +133,7 @@ def score_table(data: ExportData, board: ExportBoard) -> list[str]:
 
 
 def total_score_table(data: ExportData) -> list[str]:
-    total = ("TotalPercentage", 7) if data.method == "MP" else ("TotalIMP", 8)
+    total = ("TotalPercentage", 7) if data.method == ScoringMethod.MP else ("TotalIMP", 8)
     columns = [
         _column("Rank", 4, "R"),
         _column("PairId", 3, "R"),

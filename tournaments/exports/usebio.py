@@ -23,6 +23,7 @@ from lxml import etree
 import scoring
 
 from ..deals import HANDS, RANKS, SUITS, hands_of
+from ..models import ScoringMethod
 from ..validators import printable
 from .data import PROGRAM_NAME, PROGRAM_VERSION, ExportBoard, ExportData, ExportLine
 
@@ -109,7 +110,7 @@ def _traveller_line(board_el, data: ExportData, line: ExportLine, top: int) -> N
     if line.ns_points is None or line.ew_points is None:
         return
     ns_points, ew_points = line.ns_points, line.ew_points
-    if data.method == "MP":
+    if data.method == ScoringMethod.MP:
         if not top:
             return  # a board with a single result has no matchpoints to give
         ns_points, ew_points = ns_points * top / 100, ew_points * top / 100
@@ -172,7 +173,7 @@ def build(data: ExportData) -> etree._ElementTree:
         _add(el, "PAIR_NUMBER", pair.registration_no)
         _add(el, "BOARDS_PLAYED", pair.boards_completed)
         _add(el, "TOTAL_SCORE", _number(pair.total))
-        if data.method == "MP":
+        if data.method == ScoringMethod.MP:
             _add(el, "PERCENTAGE", _number(pair.total))
         if data.finished and pair.rank:
             _add(el, "PLACE", pair.rank)

@@ -11,13 +11,16 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import datetime
 from decimal import Decimal
+from typing import Any, cast
 
 from django.db import connection
 from django.db.models import Count, Q, Sum
 
 import scoring
 
+from .. import sql
 from ..models import (
+    Adjustment,
     Board,
     BoardResult,
     Direction,
@@ -35,14 +38,18 @@ from ..models import (
 )
 from .bulk import insert_rows
 
-AVERAGE = {ScoringMethod.MP: 50.0, ScoringMethod.IMP: 0.0, ScoringMethod.XIMP: 0.0}
+AVERAGE: dict[str, float] = {
+    ScoringMethod.MP: 50.0,
+    ScoringMethod.IMP: 0.0,
+    ScoringMethod.XIMP: 0.0,
+}
 
 
 def score_round(*, round: Round) -> None:
     """Score every board of `round` across the field and store each pair's board scores.
 
     Adjusted scores are stored at their flat figures with their code; `update_totals`
-    settles the MP ones against each pair's own percentage (SPEC 5.4).
+    settles the MP ones against each pair's own percentage (RULES 5.4).
     """
     tournament = round.tournament
     method = tournament.scoring_method
@@ -65,7 +72,8 @@ def score_round(*, round: Round) -> None:
     new_scores: list[tuple] = []
     datum_updates: list[Board] = []
     for board in boards:
-        scored, unscored = [], []
+        scored: list[tuple[tuple, Any]] = []  # (row, NS score or the two codes)
+        unscored: list[tuple] = []
         for row in by_board.get(board.id, ()):
             result_id, _, state, ns_score, ns_adj, ew_adj, ns_pair, ew_pair = row
             if state in (ResultState.PLAYED, ResultState.PASSED_OUT):
@@ -94,10 +102,17 @@ def score_round(*, round: Round) -> None:
             new_scores.append(_pair_score(row[6], board.id, row[0], Direction.NS, None))
             new_scores.append(_pair_score(row[7], board.id, row[0], Direction.EW, None))
         if round.bye_pair_id:
-            # A bye's boards count as completed and score average (SPEC 4): an "A" that
+            # A bye's boards count as completed and score average (RULES 4): an "A" that
             # no settling moves.
             new_scores.append(
-                _pair_score(round.bye_pair_id, board.id, None, Direction.BYE, AVERAGE[method], "A")
+                _pair_score(
+                    round.bye_pair_id,
+                    board.id,
+                    None,
+                    Direction.BYE,
+                    AVERAGE[method],
+                    Adjustment.AVG,
+                )
             )
         board.datum = datum
         datum_updates.append(board)
@@ -107,7 +122,7 @@ def score_round(*, round: Round) -> None:
 
 
 PAIR_SCORE_FIELDS = ("pair", "board", "result", "direction", "points", "completed", "artificial")
-ADJUSTMENT_CODES = ("A+", "A", "A-")
+ADJUSTMENT_CODES = (Adjustment.AVG_PLUS, Adjustment.AVG, Adjustment.AVG_MINUS)
 
 
 def _pair_score(pair_id, board_id, result_id, direction, points, artificial="") -> tuple:
@@ -156,12 +171,12 @@ def _standings_rows(tournament: Tournament, upto_round: int | None = None, *, se
         if (
             settle is not None
             and method == ScoringMethod.MP
-            and (artificial["A+"] or artificial["A-"])
+            and (artificial[Adjustment.AVG_PLUS] or artificial[Adjustment.AVG_MINUS])
         ):
             own = scoring.own_percentage(played_sum, played_count)
             settle[pair_id] = (
-                scoring.settled_artificial(method, "A+", own),
-                scoring.settled_artificial(method, "A-", own),
+                scoring.settled_artificial(method, Adjustment.AVG_PLUS, own),
+                scoring.settled_artificial(method, Adjustment.AVG_MINUS, own),
             )
     return rows
 
@@ -178,7 +193,7 @@ def standings_order_key(row) -> tuple:
 
 def update_totals(*, tournament: Tournament) -> list[tuple]:
     """Rewrite every pair's running total and boards completed from its board scores, and
-    settle its MP adjusted boards against its own percentage (SPEC 5.4)."""
+    settle its MP adjusted boards against its own percentage (RULES 5.4)."""
     settle: dict[int, tuple[float, float]] = {}
     rows = _standings_rows(tournament, settle=settle)
     _bulk_set_pair_totals(rows)
@@ -192,21 +207,25 @@ def _settle_adjusted_boards(tournament: Tournament, settle: dict[int, tuple[floa
         return
     if connection.vendor == "postgresql":
         values = ",".join(["(%s::bigint, %s::float8, %s::float8)"] * len(settle))
-        params = [x for pair_id, (plus, minus) in settle.items() for x in (pair_id, plus, minus)]
-        settled = "CASE s.artificial WHEN 'A+' THEN v.plus ELSE v.minus END"
+        points = sql.column(PairBoardScore, "points")
+        artificial = f"s.{sql.column(PairBoardScore, 'artificial')}"
+        settled = f"CASE {artificial} WHEN %s THEN v.plus ELSE v.minus END"
+        params: list = [Adjustment.AVG_PLUS]
+        params += [x for pair_id, (plus, minus) in settle.items() for x in (pair_id, plus, minus)]
+        params += [Adjustment.AVG_PLUS, Adjustment.AVG_MINUS, Adjustment.AVG_PLUS]
         with connection.cursor() as cursor:
             cursor.execute(
-                f"UPDATE {PairBoardScore._meta.db_table} AS s SET points = {settled} "
+                f"UPDATE {sql.table(PairBoardScore)} AS s SET {points} = {settled} "
                 f"FROM (VALUES {values}) AS v(pair_id, plus, minus) "
-                "WHERE s.pair_id = v.pair_id AND s.artificial IN ('A+', 'A-') "
-                f"AND s.points <> {settled}",
+                f"WHERE s.{sql.column(PairBoardScore, 'pair')} = v.pair_id"
+                f" AND {artificial} IN (%s, %s) AND s.{points} <> {settled}",
                 params,
             )
         return
     adjusted = PairBoardScore.objects.filter(pair__tournament=tournament)
     for pair_id, (plus, minus) in settle.items():
-        adjusted.filter(pair_id=pair_id, artificial="A+").update(points=plus)
-        adjusted.filter(pair_id=pair_id, artificial="A-").update(points=minus)
+        adjusted.filter(pair_id=pair_id, artificial=Adjustment.AVG_PLUS).update(points=plus)
+        adjusted.filter(pair_id=pair_id, artificial=Adjustment.AVG_MINUS).update(points=minus)
 
 
 def _bulk_set_pair_totals(rows) -> None:
@@ -220,9 +239,10 @@ def _bulk_set_pair_totals(rows) -> None:
             params += [pair_id, total, count]
         with connection.cursor() as cursor:
             cursor.execute(
-                f"UPDATE {Pair._meta.db_table} AS p SET total = v.total, "
-                f"boards_completed = v.done FROM (VALUES {values}) AS v(id, total, done) "
-                "WHERE p.id = v.id",
+                f"UPDATE {sql.table(Pair)} AS p SET {sql.column(Pair, 'total')} = v.total, "
+                f"{sql.column(Pair, 'boards_completed')} = v.done"
+                f" FROM (VALUES {values}) AS v(id, total, done)"
+                f" WHERE p.{sql.column(Pair, 'id')} = v.id",
                 params,
             )
         return
@@ -263,13 +283,13 @@ def _round_scores(round: Round) -> dict[int, float]:
     for pair_id, value in PairBoardScore.objects.filter(
         board__round=round, completed=True
     ).values_list("pair_id", "points"):
-        points[pair_id].append(value)
+        points[pair_id].append(cast(float, value))  # a completed board has its points
     method = round.tournament.scoring_method
     return {pid: round_total(scoring.running_total(method, pts)) for pid, pts in points.items()}
 
 
 def finalize_results(*, tournament: Tournament, now: datetime) -> None:
-    """Completion, ranking and master points (SPEC 6, 7); safe to run again after a re-score."""
+    """Completion, ranking and master points (RULES 6, 7); safe to run again after a re-score."""
     rows = update_totals(tournament=tournament)
     ranked = scoring.rank_pairs(
         [
@@ -281,7 +301,9 @@ def finalize_results(*, tournament: Tournament, now: datetime) -> None:
         total_boards=tournament.total_boards,
         threshold=float(tournament.completion_threshold) / 100.0,
     )
-    pairs = {p.id: p for p in Pair.objects.filter(tournament=tournament, status="confirmed")}
+    pairs = {
+        p.id: p for p in Pair.objects.filter(tournament=tournament, status=PairStatus.CONFIRMED)
+    }
     for entry in ranked:
         pair = pairs[entry.pair_id]
         pair.completed = entry.completed
@@ -306,7 +328,7 @@ def finalize_results(*, tournament: Tournament, now: datetime) -> None:
                     tournament=tournament,
                     pair=pair,
                     user_id=user_id,
-                    rank=entry.rank,
+                    rank=cast(int, entry.rank),  # master points go to ranked pairs only
                     points=Decimal(entry.master_points),
                     awarded_at=now,
                 )

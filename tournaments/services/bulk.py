@@ -12,14 +12,16 @@ from collections.abc import Sequence
 
 from django.db import connection, models
 
+from .. import sql
+
 
 def insert_rows(model: type[models.Model], fields: Sequence[str], rows: Sequence[tuple]) -> None:
     """Insert `rows` (tuples in the order of `fields`, by attribute name) into `model`."""
     if not rows:
         return
-    concrete = [model._meta.get_field(name) for name in fields]
+    concrete = [sql.concrete_field(model, name) for name in fields]
     if connection.vendor != "postgresql":
-        model.objects.bulk_create(
+        model._default_manager.bulk_create(
             [
                 model(**{f.attname: value for f, value in zip(concrete, row, strict=True)})
                 for row in rows
@@ -27,13 +29,12 @@ def insert_rows(model: type[models.Model], fields: Sequence[str], rows: Sequence
             batch_size=2000,
         )
         return
-    columns = ", ".join(connection.ops.quote_name(f.column) for f in concrete)
+    columns = ", ".join(sql.column(model, name) for name in fields)
     arrays = ", ".join(f"%s::{_array_type(f)}" for f in concrete)
     values = [list(column) for column in zip(*rows, strict=True)]
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {connection.ops.quote_name(model._meta.db_table)} ({columns}) "
-            f"SELECT * FROM unnest({arrays})",
+            f"INSERT INTO {sql.table(model)} ({columns}) SELECT * FROM unnest({arrays})",
             values,
         )
 

@@ -1,4 +1,4 @@
-"""The round clock (SPEC 3): start, open, cut off, score, re-seat and finish — exactly once.
+"""The round clock (RULES 3): start, open, cut off, score, re-seat and finish — exactly once.
 
 `advance(now=…)` moves every tournament to where the clock says it should be. Each
 transition is one durable transaction that holds the tournament's row lock, claimed
@@ -23,6 +23,7 @@ import logging
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import cast
 
 from django.db import connection, transaction
 from django.db.models import F, Q
@@ -35,6 +36,7 @@ import scoring
 from ..deals import generate_deal
 from ..errors import ClockError
 from ..models import (
+    Adjustment,
     Board,
     BoardResult,
     ClockHeartbeat,
@@ -68,9 +70,9 @@ SCHEDULE_TOLERANCE_SHARE = 10
 # tries again and the other tournaments advance meanwhile.
 LOCK_TIMEOUT = timedelta(seconds=5)
 
-CUTOFF = {
-    UnplayedPolicy.AVG_MINUS: ("A-", "A-"),
-    UnplayedPolicy.AVG: ("A", "A"),
+CUTOFF: dict[str, tuple[str, str]] = {
+    UnplayedPolicy.AVG_MINUS: (Adjustment.AVG_MINUS, Adjustment.AVG_MINUS),
+    UnplayedPolicy.AVG: (Adjustment.AVG, Adjustment.AVG),
 }
 
 
@@ -174,10 +176,8 @@ def _next_transition(tournament: Tournament, now: datetime) -> str | None:
 
 
 def _current_round(tournament: Tournament, *, lock: bool = False) -> Round | None:
-    rounds = Round.objects.filter(tournament=tournament).order_by("-number")
-    if lock:
-        rounds = rounds.select_for_update()
-    return rounds.first()
+    rounds = tournament.round_set
+    return rounds.current_for_update() if lock else rounds.current()
 
 
 def _active_pairs(tournament: Tournament):
@@ -322,7 +322,7 @@ def pair_states(tournament: Tournament) -> list[pairing.PairState]:
         "bye_pair_id", flat=True
     ):
         byes[pair_id] = byes.get(pair_id, 0) + 1
-    # A pair with no completed board yet stands at average, not at the bottom (SPEC 6): a
+    # A pair with no completed board yet stands at average, not at the bottom (RULES 4): a
     # table cut off in round 1 must not send both its pairs to the foot of round 2.
     average = board_scoring.AVERAGE[tournament.scoring_method]
     return [
@@ -347,7 +347,7 @@ def _seat_next_round(tournament: Tournament):
     if len(states) < 2:
         # Everyone else withdrew: a lone pair has nobody to play; it sits out.
         return pairing.Seating(
-            tables=[], bye=states[0].pair_id if states else None, rematches=0, cost=0.0
+            tables=(), bye=states[0].pair_id if states else None, rematches=0, cost=0.0
         )
     return pairing.seat_round(states)
 
@@ -505,16 +505,17 @@ def resume(*, tournament: Tournament, by, now: datetime | None = None) -> Action
 
 def _resume(tournament: Tournament, now: datetime) -> None:
     """Every deadline still ahead moves by the length of the pause."""
-    paused_for = now - tournament.paused_at
+    paused_at = cast(datetime, tournament.paused_at)  # only a paused tournament resumes
+    paused_for = now - paused_at
     current = _current_round(tournament, lock=True)
     if current is None:
         tournament.status = TournamentStatus.SCHEDULED
-        if tournament.start_at > tournament.paused_at:
+        if tournament.start_at > paused_at:
             tournament.start_at += paused_for
     else:
         tournament.status = TournamentStatus.RUNNING
         if current.status != RoundStatus.CLOSED:
-            if current.starts_at > tournament.paused_at:
+            if current.starts_at > paused_at:
                 current.starts_at += paused_for
             current.ends_at += paused_for
             current.save(update_fields=["starts_at", "ends_at"])

@@ -15,67 +15,42 @@ from __future__ import annotations
 
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from ..errors import PermissionRequired
-
-APP = "tournaments"
-
-# The codenames, for `Tournament.Meta.permissions` and admin actions' `permissions=[…]`.
-RUN_CLOCK_CODENAME = "run_clock"
-DIRECT_RESULTS_CODENAME = "direct_results"
-MANAGE_PLAYERS_CODENAME = "manage_players"
-
-# What `user.has_perm` takes.
-RUN_CLOCK = f"{APP}.{RUN_CLOCK_CODENAME}"  # start, close, extend, pause, resume, re-score
-DIRECT_RESULTS = f"{APP}.{DIRECT_RESULTS_CODENAME}"  # director's results, adjusted scores
-MANAGE_PLAYERS = f"{APP}.{MANAGE_PLAYERS_CODENAME}"  # create players, pairs on their behalf
-ADD_TOURNAMENT = f"{APP}.add_tournament"  # Django's own
-CHANGE_TOURNAMENT = f"{APP}.change_tournament"  # Django's own (admin's change form)
-
-ORGANISER_PERMISSIONS = [
-    (
-        RUN_CLOCK_CODENAME,
-        gettext_lazy("Can run the round clock (start, close, extend, pause, resume, re-score)"),
-    ),
-    (
-        DIRECT_RESULTS_CODENAME,
-        gettext_lazy("Can set director's results and adjusted scores"),
-    ),
-    (
-        MANAGE_PLAYERS_CODENAME,
-        gettext_lazy("Can manage players and register or withdraw pairs for them"),
-    ),
-]
-
-DIRECTORS_GROUP = "Tournament directors"
-
-# (app label, model, codename): the organiser powers, then what admin needs to show the
-# events they run (inlines need their model's view permission too; the pair form's
-# player search needs auth's view_user). Nothing to delete, no users to edit.
-DIRECTORS_GROUP_PERMISSIONS = (
-    (APP, "tournament", RUN_CLOCK_CODENAME),
-    (APP, "tournament", DIRECT_RESULTS_CODENAME),
-    (APP, "tournament", MANAGE_PLAYERS_CODENAME),
-    (APP, "tournament", "add_tournament"),
-    (APP, "tournament", "change_tournament"),
-    (APP, "tournament", "view_tournament"),
-    (APP, "pair", "add_pair"),
-    (APP, "pair", "view_pair"),
-    (APP, "round", "view_round"),
-    (APP, "table", "view_table"),
-    (APP, "board", "view_board"),
-    (APP, "boardresult", "change_boardresult"),
-    (APP, "boardresult", "view_boardresult"),
-    (APP, "standing", "view_standing"),
-    (APP, "pairboardscore", "view_pairboardscore"),
-    (APP, "masterpointaward", "view_masterpointaward"),
-    (APP, "playerprofile", "view_playerprofile"),
-    (APP, "ranktitle", "change_ranktitle"),  # the thresholds are the organiser's (SPEC 7)
-    (APP, "ranktitle", "view_ranktitle"),
-    (APP, "clockheartbeat", "view_clockheartbeat"),
-    ("auth", "user", "view_user"),
+from ..permissions import (
+    ADD_TOURNAMENT,
+    APP,
+    CHANGE_TOURNAMENT,
+    DIRECT_RESULTS,
+    DIRECT_RESULTS_CODENAME,
+    DIRECTORS_GROUP,
+    DIRECTORS_GROUP_PERMISSIONS,
+    MANAGE_PLAYERS,
+    MANAGE_PLAYERS_CODENAME,
+    ORGANISER_PERMISSIONS,
+    RUN_CLOCK,
+    RUN_CLOCK_CODENAME,
 )
+
+__all__ = [
+    "ADD_TOURNAMENT",
+    "APP",
+    "CHANGE_TOURNAMENT",
+    "DIRECTORS_GROUP",
+    "DIRECTORS_GROUP_PERMISSIONS",
+    "DIRECT_RESULTS",
+    "DIRECT_RESULTS_CODENAME",
+    "MANAGE_PLAYERS",
+    "MANAGE_PLAYERS_CODENAME",
+    "ORGANISER_PERMISSIONS",
+    "RUN_CLOCK",
+    "RUN_CLOCK_CODENAME",
+    "allowed",
+    "directors_group",
+    "ensure_directors_group",
+    "remove_directors_group",
+    "require",
+]
 
 
 def _refusal(permission: str) -> str:

@@ -1,4 +1,4 @@
-"""Registration (SPEC 1): propose a pair, partner confirms, cancel, withdraw.
+"""Registration (RULES 1): propose a pair, partner confirms, cancel, withdraw.
 
 Every function refuses bad input with a `RegistrationError` and leaves the database
 as it was. A pending proposal reserves nothing: a player may have several, made and
@@ -14,6 +14,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
@@ -42,7 +43,7 @@ def registration_problem(tournament: Tournament, now: datetime) -> str | None:
     return None
 
 
-def _find_player(username: str) -> User:
+def _find_player(username: str) -> AbstractBaseUser:
     username = (username or "").strip()
     if not username:
         raise RegistrationError(_("Name your partner by their username."))
@@ -216,7 +217,7 @@ def register_pair(
     with transaction.atomic():
         tournament = _lock_tournament(tournament.pk)
         if tournament.status != TournamentStatus.SCHEDULED or tournament.round_set.exists():
-            raise RegistrationError(registration_problem(tournament, now))
+            raise RegistrationError(registration_problem(tournament, now) or "")
         return _create_pair(
             tournament=tournament, player1=player1, player2=player2, now=now, confirmed=True
         )
@@ -226,7 +227,7 @@ def withdraw_pair(*, pair: Pair, by, now: datetime | None = None) -> Pair:
     """The pair (or a director: `tournaments.manage_players`) withdraws: not seated
     from the next seating on.
 
-    It keeps its scores so far and stays in the results (SPEC 1, 弃权).
+    It keeps its scores so far and stays in the results (RULES 1, 弃权).
     """
     now = now or timezone.now()
     with transaction.atomic():

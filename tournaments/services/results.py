@@ -1,4 +1,4 @@
-"""Entering, confirming, disputing and adjusting board results (SPEC 3, 5.4).
+"""Entering, confirming, disputing and adjusting board results (RULES 3, 5.4).
 
 The cut-off race: a submission holds a shared lock on its round's row while it checks
 the bell and writes; the round close takes that row FOR UPDATE. So a submission that
@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from typing import cast
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -25,7 +26,14 @@ from django.utils.translation import gettext as _
 import scoring
 
 from .. import sql
-from ..errors import NotAllowed, NotFound, ResultRefused, RoundClosed, scoring_message
+from ..errors import (
+    NotAllowed,
+    NotFound,
+    ResultRefused,
+    RoundClosed,
+    ServiceError,
+    scoring_message,
+)
 from ..models import (
     Adjustment,
     Board,
@@ -53,7 +61,7 @@ LEAD_SUITS = {
     "♢": "D",
     "♧": "C",
 }
-LEAD_RANKS = "AKQJT98765432"
+LEAD_RANKS = scoring.RANKS
 _LEAD_RE = re.compile(r"^\s*(\S)\s*(10|[AKQJT2-9])\s*$", re.IGNORECASE)
 
 
@@ -127,10 +135,10 @@ def _entry_context(*, round_id: int, table_id: int, board_number: int) -> tuple 
     row = sql.fetch_one(
         "SELECT r.number, r.status, r.starts_at, r.ends_at, r.closed_at, t.status,"
         " b.id, b.vulnerability, br.state"
-        f" FROM {Round._meta.db_table} r"
-        f" JOIN {Tournament._meta.db_table} t ON t.id = r.tournament_id"
-        f" LEFT JOIN {Board._meta.db_table} b ON b.round_id = r.id AND b.number = %s"
-        f" LEFT JOIN {BoardResult._meta.db_table} br"
+        f" FROM {sql.table(Round)} r"
+        f" JOIN {sql.table(Tournament)} t ON t.id = r.tournament_id"
+        f" LEFT JOIN {sql.table(Board)} b ON b.round_id = r.id AND b.number = %s"
+        f" LEFT JOIN {sql.table(BoardResult)} br"
         "   ON br.board_id = b.id AND br.table_id = %s"
         f" WHERE r.id = %s{lock}",
         [board_number, table_id, round_id],
@@ -144,6 +152,70 @@ def _entry_context(*, round_id: int, table_id: int, board_number: int) -> tuple 
 def seat_of(table: Table, user) -> str | None:
     """'NS' or 'EW' when `user` plays at `table`, else None."""
     return table.side_of(user.pk)
+
+
+# --- who may enter, confirm or dispute (the table page shows what these allow) ---------
+
+
+def may_enter(
+    *, table: Table, user, round: Round, now: datetime, result_state: str | None = None
+) -> ServiceError | None:
+    """Why `user` may not enter or correct a result at `table` now, or None when they may.
+
+    The players at the table (or a director) while the round is open (RULES 3); over a
+    director's adjusted score, only a director. `table` needs its pairs, `round` its
+    tournament; `result_state` is the state of the board's stored result, if any. It takes
+    no lock and writes nothing: `submit_result` calls it under the round's share lock, the
+    table page to decide what to show.
+    """
+    if seat_of(table, user) is None and not allowed(user, DIRECT_RESULTS):
+        return NotAllowed(
+            _("Only the players at table %(t)s can enter its results.") % {"t": table.number}
+        )
+    refusal = _entry_refusal(
+        number=round.number, status=round.status, starts_at=round.starts_at,
+        ends_at=round.ends_at, closed_at=round.closed_at,
+        tournament_status=round.tournament.status, now=now,
+    )  # fmt: skip
+    if refusal:
+        return RoundClosed(refusal)
+    if result_state == ResultState.ADJUSTED and not allowed(user, DIRECT_RESULTS):
+        return NotAllowed(_("The director has adjusted this board; ask the director."))
+    return None
+
+
+def may_dispute(
+    *, table: Table, result: BoardResult, user, round: Round, now: datetime
+) -> ServiceError | None:
+    """Why `user` may not dispute `result` (of `table`, in `round`) now, or None.
+
+    The other side from the one that entered it, while entries are open: after the round
+    closed (or its bell rang) only the director changes its results. `table` needs its
+    pairs, `round` its tournament.
+    """
+    side = seat_of(table, user)
+    if side is None:
+        return NotAllowed(_("Only the players at this table can confirm or dispute its results."))
+    if result.entered_by_id is not None and table.side_of(result.entered_by_id) == side:
+        return NotAllowed(_("The other side confirms a result; you entered this one."))
+    closed = _closed_refusal(
+        number=round.number, status=round.status, ends_at=round.ends_at,
+        closed_at=round.closed_at, tournament_status=round.tournament.status, now=now,
+    )  # fmt: skip
+    if closed:
+        return RoundClosed(closed)
+    return None
+
+
+def may_confirm(
+    *, table: Table, result: BoardResult, user, round: Round, now: datetime
+) -> ServiceError | None:
+    """Why `user` may not confirm `result` now, or None: as `may_dispute`, and only a
+    played (or passed-out) result is confirmed."""
+    refusal = may_dispute(table=table, result=result, user=user, round=round, now=now)
+    if refusal is None and result.state not in (ResultState.PLAYED, ResultState.PASSED_OUT):
+        return ResultRefused(_("There is no played result to confirm."))
+    return refusal
 
 
 def validate_entry(entry: ContractEntry) -> dict:
@@ -240,11 +312,6 @@ def submit_result(
     if not (Table.ns_pair.is_cached(table) and Table.ew_pair.is_cached(table)):
         # Seatings never change once made, so pairs read before the lock stay right.
         table = Table.objects.select_related("ns_pair", "ew_pair").get(pk=table.pk)
-    side = seat_of(table, user)
-    if side is None and not allowed(user, DIRECT_RESULTS):
-        raise NotAllowed(
-            _("Only the players at table %(t)s can enter its results.") % {"t": table.number}
-        )
     with transaction.atomic():
         context = _entry_context(
             round_id=table.round_id, table_id=table.pk, board_number=board_number
@@ -252,18 +319,18 @@ def submit_result(
         if context is None:
             raise NotFound(_("This table's round no longer exists."))
         number, status, starts_at, ends_at, closed_at, t_status, board_id, vul, existing = context
-        refusal = _entry_refusal(
-            number=number, status=status, starts_at=starts_at, ends_at=ends_at,
-            closed_at=closed_at, tournament_status=t_status, now=now,
+        # The round as locked, for the one rule of who may enter (no query: built here).
+        locked = Round(
+            id=table.round_id, number=number, status=status, starts_at=starts_at,
+            ends_at=ends_at, closed_at=closed_at, tournament=Tournament(status=t_status),
         )  # fmt: skip
-        if refusal:
-            raise RoundClosed(refusal)
+        refusal = may_enter(table=table, user=user, round=locked, now=now, result_state=existing)
+        if refusal is not None:
+            raise refusal
         if board_id is None:
             raise NotFound(
                 _("Board %(b)s is not played in round %(n)s.") % {"b": board_number, "n": number}
             )
-        if existing == ResultState.ADJUSTED and not allowed(user, DIRECT_RESULTS):
-            raise NotAllowed(_("The director has adjusted this board; ask the director."))
         fields = _with_score(validated, vul)
         # A new or changed result needs the other side's confirmation (again).
         result = BoardResult(
@@ -298,27 +365,31 @@ def submit_result(
         return result
 
 
-def _closed_refusal(result_id: int, now: datetime) -> str | None:
-    """Lock the result's round FOR SHARE, as an entry does, and say why the result can no
-    longer be confirmed or disputed (its round closed, or the bell rang), or None.
+def _lock_round_of_result(result_id: int) -> None:
+    """Lock the result's round FOR SHARE, as an entry does (NotFound when the result is
+    gone).
 
     The share lock orders a confirmation or dispute with the close (FOR UPDATE): one that
     got in first is kept, one that comes after sees the round closed.
     """
     lock = " FOR SHARE OF r" if connection.vendor == "postgresql" else ""
     row = sql.fetch_one(
-        "SELECT r.number, r.status, r.ends_at, r.closed_at, t.status"
-        f" FROM {BoardResult._meta.db_table} br"
-        f" JOIN {Table._meta.db_table} tb ON tb.id = br.table_id"
-        f" JOIN {Round._meta.db_table} r ON r.id = tb.round_id"
-        f" JOIN {Tournament._meta.db_table} t ON t.id = r.tournament_id"
+        "SELECT r.id"
+        f" FROM {sql.table(BoardResult)} br"
+        f" JOIN {sql.table(Table)} tb ON tb.id = br.table_id"
+        f" JOIN {sql.table(Round)} r ON r.id = tb.round_id"
         f" WHERE br.id = %s{lock}",
         [result_id],
     )
     if row is None:
         raise NotFound(_("This result no longer exists."))
-    number, status, ends_at, closed_at, tournament_status = row
-    ends_at, closed_at = sql.timestamp(ends_at), sql.timestamp(closed_at)
+
+
+def _closed_refusal(
+    *, number, status, ends_at, closed_at, tournament_status, now: datetime
+) -> str | None:
+    """Why a result can no longer be confirmed or disputed (its round closed, or the bell
+    rang), or None."""
     if status == RoundStatus.CLOSED:
         when = min(closed_at or ends_at, ends_at)
     elif tournament_status != TournamentStatus.PAUSED and now >= ends_at:
@@ -331,22 +402,18 @@ def _closed_refusal(result_id: int, now: datetime) -> str | None:
     ) % {"n": number, "t": _local(when)}
 
 
-def _result_for_opponent(result_id: int, user, now: datetime) -> tuple[BoardResult, str]:
-    closed = _closed_refusal(result_id, now)
+def _result_for_opponent(result_id: int, user, now: datetime, *, confirming: bool) -> BoardResult:
+    _lock_round_of_result(result_id)
     result = (
         BoardResult.objects.select_for_update(of=("self",))
         .select_related("table__ns_pair", "table__ew_pair", "table__round__tournament")
         .get(pk=result_id)
     )
-    side = seat_of(result.table, user)
-    if side is None:
-        raise NotAllowed(_("Only the players at this table can confirm or dispute its results."))
-    entered_side = seat_of(result.table, result.entered_by) if result.entered_by else None
-    if entered_side == side:
-        raise NotAllowed(_("The other side confirms a result; you entered this one."))
-    if closed:
-        raise RoundClosed(closed)
-    return result, side
+    rule = may_confirm if confirming else may_dispute
+    refusal = rule(table=result.table, result=result, user=user, round=result.table.round, now=now)
+    if refusal is not None:
+        raise refusal
+    return result
 
 
 DISPUTE_FIELDS = ("disputed", "dispute_note", "disputed_at")
@@ -355,9 +422,7 @@ DISPUTE_FIELDS = ("disputed", "dispute_note", "disputed_at")
 def confirm_result(*, result: BoardResult, user, now: datetime | None = None) -> BoardResult:
     now = now or timezone.now()
     with transaction.atomic():
-        result, _side = _result_for_opponent(result.pk, user, now)
-        if result.state not in (ResultState.PLAYED, ResultState.PASSED_OUT):
-            raise ResultRefused(_("There is no played result to confirm."))
+        result = _result_for_opponent(result.pk, user, now, confirming=True)
         result.confirmed_by = user
         result.confirmed_at = now
         result.disputed = False
@@ -374,7 +439,7 @@ def dispute_result(
     with who (the side that is not the entering one), why and when."""
     now = now or timezone.now()
     with transaction.atomic():
-        result, _side = _result_for_opponent(result.pk, user, now)
+        result = _result_for_opponent(result.pk, user, now, confirming=False)
         result.disputed = True
         result.dispute_note = (note or "").strip()[:500]
         result.disputed_at = now
@@ -438,7 +503,7 @@ def director_set_result(
             result.ns_adjustment, result.ew_adjustment = ns_adjustment, ew_adjustment
         else:
             try:
-                fields = score_entry(entry, vulnerability=board.vulnerability)
+                fields = score_entry(cast(ContractEntry, entry), vulnerability=board.vulnerability)
             except scoring.ScoringError as error:
                 raise ResultRefused(scoring_message(error)) from None
             for name, value in fields.items():

@@ -13,11 +13,13 @@ from __future__ import annotations
 import math
 from datetime import UTC, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -59,7 +61,13 @@ def _checked(validator, value, *args) -> None:
         raise SetupError(error.messages[0]) from None
 
 
-def create_player(*, username: str, display_name: str = "", by) -> User:
+def _max_length(model: type[models.Model], name: str) -> int:
+    """The declared length limit of a text field (each one asked about has one)."""
+    field: Any = model._meta.get_field(name)
+    return int(field.max_length)
+
+
+def create_player(*, username: str, display_name: str = "", by) -> AbstractBaseUser:
     """A player account for the API: no usable password (they sign in by token or reset).
 
     `by` needs `tournaments.manage_players`.
@@ -71,7 +79,7 @@ def create_player(*, username: str, display_name: str = "", by) -> User:
         raise SetupError(_("Give the player a username."))
     _checked(validators.validate_name, username)
     _checked(validators.validate_name, display_name)
-    max_length = User._meta.get_field(User.USERNAME_FIELD).max_length
+    max_length = _max_length(User, User.USERNAME_FIELD)
     if len(username) > max_length:
         raise SetupError(_("A username has at most %(n)s characters.") % {"n": max_length})
     try:
@@ -81,7 +89,7 @@ def create_player(*, username: str, display_name: str = "", by) -> User:
             _("“%(u)s” is not a valid username: use letters, digits and @ . + - _ only.")
             % {"u": username}
         ) from None
-    name_length = PlayerProfile._meta.get_field("display_name").max_length
+    name_length = _max_length(PlayerProfile, "display_name")
     if len(display_name) > name_length:
         raise SetupError(_("A display name has at most %(n)s characters.") % {"n": name_length})
     # Registration looks players up case-insensitively, so "Ann" and "ann" can't both exist.
@@ -133,7 +141,7 @@ def _duration(value, what: str, validator) -> timedelta:
 
 
 def completion_threshold_percent(value) -> Decimal:
-    """The threshold as a percentage 1–100 (SPEC 6); see `validate_completion_threshold`."""
+    """The threshold as a percentage 1–100 (RULES 6); see `validate_completion_threshold`."""
     number = _number(value, _("The completion threshold"))
     _checked(validators.validate_completion_threshold, number)
     return Decimal(str(number)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
@@ -200,7 +208,7 @@ def create_tournament(
     if not name:
         raise SetupError(_("Give the tournament a name."))
     _checked(validators.validate_name, name)
-    max_name = Tournament._meta.get_field("name").max_length
+    max_name = _max_length(Tournament, "name")
     if len(name) > max_name:
         raise SetupError(_("A tournament name has at most %(n)s characters.") % {"n": max_name})
     start_at = _aware(start_at, _("The start time"))

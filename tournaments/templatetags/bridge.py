@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from tournaments.deals import hands_of
-from tournaments.models import RoundStatus, ScoringMethod, TournamentStatus
+from tournaments.models import Direction, RoundStatus, ScoringMethod, TournamentStatus
 
 register = template.Library()
 
@@ -33,7 +33,7 @@ VULNERABILITY = {
     "EW": pgettext_lazy("vulnerability", "EW"),
     "Both": pgettext_lazy("vulnerability", "Both"),
 }
-DIRECTIONS = {"NS": _("NS"), "EW": _("EW"), "BYE": _("Bye")}
+DIRECTIONS = {Direction.NS: _("NS"), Direction.EW: _("EW"), Direction.BYE: _("Bye")}
 NT = pgettext_lazy("strain", "NT")
 
 
@@ -103,7 +103,7 @@ def _signed(value: float, decimals: int) -> str:
 
 
 @register.filter
-def points(value, method: str = "IMP") -> str:
+def points(value, method: str = ScoringMethod.IMP) -> str:
     """A board score or total: MP as a percentage with 2 decimals, IMPs signed with 2
     decimals (cross-IMPs are fractional), XIMP board scores as whole IMPs."""
     if value is None or value == "":

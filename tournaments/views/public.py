@@ -162,7 +162,7 @@ def _cells_html(scores: dict, boards: list[int], board_url: str, method: str) ->
     """A pair's board cells on the results grid, rendered here rather than in the
     template: at 100 rows × 20+ boards per page the template loop was most of the time."""
     not_played = gettext("not played")
-    titles = {code: bridge.direction(code) for code in ("NS", "EW", "BYE")}
+    titles = {code: bridge.direction(code) for code in Direction.values}
     cells = []
     for n in boards:
         value = scores.get(n)

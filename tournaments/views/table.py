@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from .. import selectors
 from ..errors import ServiceError
 from ..forms import DisputeForm, ResultForm
-from ..models import BoardResult, ResultState, RoundStatus, Table, TournamentStatus
+from ..models import BoardResult, Direction, Table
 from ..services import results as results_service
 from ..services.results import seat_of
 
@@ -49,6 +49,7 @@ class Row:
     can_confirm: bool
     entered_side: str | None
     version: str
+    refusal: str = ""  # why no result can be entered now (the service's words)
     error: str = ""
     saved: str = ""  # what was just done, said back to the player
     open_editor: bool = False
@@ -100,23 +101,27 @@ def _version_of(values: tuple | None, round_status: str) -> str:
     return format(zlib.crc32(key.encode()), "08x")
 
 
-def _row(table: Table, side: str, item, *, form=None, error="", saved="") -> Row:
+def _row(table: Table, side: str, item, *, user, now, form=None, error="", saved="") -> Row:
+    """A board's row as `user` sees it at `now`: what it offers is what the results
+    service would accept (`may_enter`, `may_confirm`), decided there and only there."""
     round = table.round
     result = item.result
-    open_round = (
-        round.status == RoundStatus.OPEN and round.tournament.status == TournamentStatus.RUNNING
-    )
-    adjusted = result is not None and result.state == ResultState.ADJUSTED
-    editable = open_round and not adjusted
+    refusal = results_service.may_enter(
+        table=table, user=user, round=round, now=now,
+        result_state=result.state if result is not None else None,
+    )  # fmt: skip
+    editable = refusal is None
     entered_side = (
-        seat_of(table, result.entered_by) if result is not None and result.entered_by else None
+        table.side_of(result.entered_by_id)
+        if result is not None and result.entered_by_id is not None
+        else None
     )
     can_confirm = (
-        round.status == RoundStatus.OPEN  # after the close only the director changes it
-        and result is not None
-        and result.state in (ResultState.PLAYED, ResultState.PASSED_OUT)
+        result is not None
+        # A confirmed result is not offered again: nothing is left to check.
         and result.confirmed_at is None
-        and entered_side != side
+        and results_service.may_confirm(table=table, result=result, user=user, round=round, now=now)
+        is None
     )
     prefix = f"b{item.board.number}"
     if editable and form is None:
@@ -130,6 +135,7 @@ def _row(table: Table, side: str, item, *, form=None, error="", saved="") -> Row
         can_confirm=can_confirm,
         entered_side=entered_side,
         version=_row_version(result, round.status),
+        refusal=str(refusal) if refusal is not None else "",
         error=error,
         saved=saved,
         # A bound form with errors is being corrected: keep it open.
@@ -143,8 +149,8 @@ def _context(request, table: Table, side: str, rows: list[Row]) -> dict:
         "round": table.round,
         "table": table,
         "side": side,
-        "my_pair": table.ns_pair if side == "NS" else table.ew_pair,
-        "opponents": table.ew_pair if side == "NS" else table.ns_pair,
+        "my_pair": table.ns_pair if side == Direction.NS else table.ew_pair,
+        "opponents": table.ew_pair if side == Direction.NS else table.ns_pair,
         "rows": rows,
         "round_state": _round_state(table),
         "now": timezone.now(),
@@ -194,6 +200,7 @@ def table(request, tournament_id: int, table_id: int):
             messages.error(request, _("That board is not played at this table in this round."))
             return redirect("table", tournament_id, table_id)
         form, error, saved, stored = _handle_post(request, table, side, item)
+        now = timezone.now()
         if stored is not None:
             # A new entry is shown as stored (score and all); it awaits confirmation.
             item = selectors.TableBoard(board=item.board, result=stored)
@@ -202,7 +209,9 @@ def table(request, tournament_id: int, table_id: int):
             table.round.refresh_from_db()
             sheet = selectors.table_sheet(table=table)
             item = next(i for i in sheet if i.board.number == item.board.number)
-        row = _row(table, side, item, form=form, error=error, saved=saved)
+        row = _row(
+            table, side, item, user=request.user, now=now, form=form, error=error, saved=saved
+        )
         if request.htmx:
             return render(
                 request,
@@ -213,9 +222,13 @@ def table(request, tournament_id: int, table_id: int):
             return redirect(
                 reverse("table", args=[tournament_id, table_id]) + f"#board-{item.board.number}"
             )
-        rows = [row if i.board.id == item.board.id else _row(table, side, i) for i in sheet]
+        rows = [
+            row if i.board.id == item.board.id else _row(table, side, i, user=request.user, now=now)
+            for i in sheet
+        ]
         return render(request, "tournaments/table.html", _context(request, table, side, rows))
-    rows = [_row(table, side, item) for item in sheet]
+    now = timezone.now()
+    rows = [_row(table, side, item, user=request.user, now=now) for item in sheet]
     return render(request, "tournaments/table.html", _context(request, table, side, rows))
 
 
@@ -268,7 +281,8 @@ def table_updates(request, tournament_id: int, table_id: int):
 def _changed_rows(request, tournament_id: int, table_id: int):
     table, side = _seated_table(request, tournament_id, table_id, ROW_RELATED)
     sheet = selectors.table_sheet(table=table)
-    rows = [_row(table, side, item) for item in sheet]
+    now = timezone.now()
+    rows = [_row(table, side, item, user=request.user, now=now) for item in sheet]
     changed = [r for r in rows if request.GET.get(f"rv_{r.board.number}") != r.version]
     round_changed = request.GET.get("rs") != _round_state(table)
     if not changed and not round_changed:

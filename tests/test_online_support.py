@@ -72,10 +72,7 @@ def choose(view: dict, rng: random.Random) -> dict:
         return {"seq": view["next_seq"], "type": "accept"}
     legal = view["legal"]
     if view["contract"] is None:
-        if "P" in legal and rng.random() < 0.55:
-            call = "P"
-        else:
-            call = rng.choice(legal[:8])
+        call = "P" if "P" in legal and rng.random() < 0.55 else rng.choice(legal[:8])
         action = {"seq": view["next_seq"], "type": "call", "call": call}
         if call != "P" and rng.random() < 0.2:
             action["alert"] = "natural, 11-15"

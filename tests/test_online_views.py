@@ -7,7 +7,6 @@ import pytest
 from test_online_support import (
     PARTNER,
     actor_of,
-    online_running,  # noqa: F401  (fixture)
     play_board,
     players_by_seat,
     service_player,
@@ -21,7 +20,7 @@ from tournaments.online import services
 from tournaments.services import clock
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
-pytest_plugins = ["test_api_support"]
+pytest_plugins = ["test_api_support", "test_online_support"]
 
 KEYS = {
     "seat", "dealer", "vulnerability", "hands", "auction", "play", "contract", "declarer",

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Literal
 
 from django.contrib.auth.models import AnonymousUser
+from django.http import JsonResponse
 from ninja import Field, Router, Schema
 from ninja.security import django_auth
 
@@ -96,6 +97,12 @@ class SeatsOut(Schema):
     seats: dict[Seat, str] = Field(description="Seat -> username.")
 
 
+def _view(view: dict) -> JsonResponse:
+    # The service's dict as it is (the WebSocket sends the same): an alert the caller
+    # may not see is absent, not null.
+    return JsonResponse(view)
+
+
 def _table(tournament_id: int, number: int, table: int):
     return lookups.get_table(tournament_id, number, table)
 
@@ -113,7 +120,7 @@ BOARD = "/tournaments/{tournament_id}/rounds/{number}/tables/{table}/boards/{boa
 )
 def board_view(request, tournament_id: int, number: int, table: int, board: int):
     found = _table(tournament_id, number, table)
-    return services.board_view(table=found, board_number=board, user=request.auth)
+    return _view(services.board_view(table=found, board_number=board, user=request.auth))
 
 
 @router.post(
@@ -129,7 +136,7 @@ def board_view(request, tournament_id: int, number: int, table: int, board: int)
 def act(request, tournament_id: int, number: int, table: int, board: int, payload: ActionIn):
     found = _table(tournament_id, number, table)
     action = payload.model_dump(exclude_none=True)
-    return services.act(table=found, board_number=board, user=request.auth, action=action)
+    return _view(services.act(table=found, board_number=board, user=request.auth, action=action))
 
 
 @router.post(

@@ -213,3 +213,31 @@ def test_the_view_and_actions_are_in_the_openapi_schema(public_api):
     assert "get" in paths[base + "/view"] and "post" in paths[base + "/actions"]
     assert "409" in paths[base + "/actions"]["post"]["responses"]
     assert "play" in schema["components"]["schemas"]["TournamentIn"]["properties"]
+
+
+@pytest.mark.parametrize(
+    "body, status",
+    [
+        ({"seq": 10**30, "type": "call", "call": "P"}, 409),
+        ({"seq": -1, "type": "call", "call": "P"}, 409),
+        ({"seq": 0, "type": "call", "call": "P"}, 409),
+        ({"seq": "one", "type": "call", "call": "P"}, 422),
+        ({"seq": 1, "type": "dance"}, 422),
+        ({"seq": 1, "type": "call"}, 409),
+        ({"seq": 1, "type": "call", "call": "P\x00"}, 422),
+        ({"seq": 1, "type": "call", "call": "1NT", "alert": "x" * 5000}, 200),
+        ({"seq": 1, "type": "card", "card": "ZZ"}, 409),
+        ({"seq": 1, "type": "claim", "tricks": 10**30}, 409),
+        ({"seq": 1, "type": "claim", "tricks": -3}, 409),
+        ({"type": "call", "call": "P"}, 422),
+    ],
+)
+def test_hostile_bodies_are_refused_with_4xx_never_a_server_error(apis, body, status):
+    tournament, table, api = apis
+    before = everything()
+    response = post(api["N"], tournament, body)
+    assert response.status_code == status, response.content
+    if status != 200:
+        assert everything() == before
+    else:  # a long alert is kept, cut to its limit
+        assert len(PlayAction.objects.get(table=table, seq=1).alert) == 200

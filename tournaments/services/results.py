@@ -38,6 +38,7 @@ from ..models import (
     Adjustment,
     Board,
     BoardResult,
+    PlayMode,
     ResultState,
     Round,
     RoundStatus,
@@ -134,7 +135,7 @@ def _entry_context(*, round_id: int, table_id: int, board_number: int) -> tuple 
     lock = " FOR SHARE OF r" if connection.vendor == "postgresql" else ""
     row = sql.fetch_one(
         "SELECT r.number, r.status, r.starts_at, r.ends_at, r.closed_at, t.status,"
-        " b.id, b.vulnerability, br.state"
+        " b.id, b.vulnerability, br.state, t.play"
         f" FROM {sql.table(Round)} r"
         f" JOIN {sql.table(Tournament)} t ON t.id = r.tournament_id"
         f" LEFT JOIN {sql.table(Board)} b ON b.round_id = r.id AND b.number = %s"
@@ -318,6 +319,9 @@ def submit_result(
         )
         if context is None:
             raise NotFound(_("This table's round no longer exists."))
+        *context, play_mode = context
+        if play_mode == PlayMode.ONLINE and not allowed(user, DIRECT_RESULTS):
+            raise ResultRefused(_("This tournament is played online: results are stored by play."))
         number, status, starts_at, ends_at, closed_at, t_status, board_id, vul, existing = context
         # The round as locked, for the one rule of who may enter (no query: built here).
         locked = Round(

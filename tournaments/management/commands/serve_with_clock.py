@@ -1,6 +1,8 @@
 """`make run`: the web server and the in-process round clock side by side.
 
-Both run as child processes; Ctrl-C (or SIGTERM) stops them together.
+The web server is the ASGI server (uvicorn) serving pages, static files (WhiteNoise, as
+under WSGI) and the live tables' WebSockets from one process, on the in-memory channel
+layer. All run as child processes; Ctrl-C (or SIGTERM) stops them together.
 """
 
 import signal
@@ -13,7 +15,7 @@ from django.core.management.base import BaseCommand
 
 
 class Command(BaseCommand):
-    help = "Serve the site with runserver and run the round clock beside it."
+    help = "Serve the site (pages and WebSockets, uvicorn) and run the round clock beside it."
 
     def add_arguments(self, parser):
         parser.add_argument("--host", default="127.0.0.1")
@@ -28,7 +30,7 @@ class Command(BaseCommand):
         manage = [sys.executable, "manage.py"]
         commands = [
             manage + ["run_clock"],
-            manage + ["runserver", "--noreload", f"{host}:{port}"],
+            asgi_server(host=host, port=port),
         ]
         if not no_demo_players and "play_demo" in get_commands():
             commands.append(manage + ["play_demo"])
@@ -53,3 +55,16 @@ class Command(BaseCommand):
                     child.wait(timeout=10)
                 except subprocess.TimeoutExpired:
                     child.kill()
+
+
+def asgi_server(*, host: str, port: str) -> list[str]:
+    """The ASGI server's command line for one process serving `config.asgi`."""
+    return [sys.executable, "-m", "uvicorn", "config.asgi:application"] + [
+        "--host",
+        host,
+        "--port",
+        str(port),
+        # Django speaks no ASGI lifespan; saying so keeps uvicorn from probing it.
+        "--lifespan",
+        "off",
+    ]

@@ -61,3 +61,10 @@ class PermissionRequired(NotAllowed):
     def __init__(self, message: str, *, permission: str):
         super().__init__(message)
         self.permission = permission
+
+
+class PlayRefused(ServiceError):
+    """A call, card, claim or answer at a system table that is refused (illegal, out of
+    turn, a stale sequence number, after the bell); nothing was stored."""
+
+    status_code = 409

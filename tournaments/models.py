@@ -52,6 +52,11 @@ class Adjustment(models.TextChoices):
     AVG_MINUS = "A-", _("Average minus")
 
 
+class PlayMode(models.TextChoices):
+    ENTERED = "entered", _("Played elsewhere, results entered")
+    ONLINE = "online", _("Played online at the system's tables")
+
+
 class PlayerProfile(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
@@ -156,6 +161,7 @@ class Tournament(models.Model):
     status = models.CharField(
         _("status"), max_length=10, choices=TournamentStatus.choices, default="scheduled"
     )
+    play = models.CharField(_("play"), max_length=8, choices=PlayMode.choices, default="entered")
     paused_at = models.DateTimeField(_("paused at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     created_by = models.ForeignKey(
@@ -462,6 +468,7 @@ class BoardResult(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     adjustment_reason = models.CharField(_("adjustment reason"), max_length=500, blank=True)
+    played_online = models.BooleanField(_("played online"), default=False, db_default=False)
 
     class Meta:
         ordering = ["board__number", "table__number"]
@@ -648,3 +655,66 @@ class ApiToken(models.Model):
         if self.expires_at is not None and self.expires_at <= now:
             return _("This API token has expired.")
         return None
+
+
+# --- Play at the system's tables (SPEC 9) ----------------------------------------------
+
+
+class ActionKind(models.TextChoices):
+    CALL = "call", _("Call")
+    CARD = "card", _("Card")
+    CLAIM = "claim", _("Claim")
+    ACCEPT = "accept", _("Claim accepted")
+    REJECT = "reject", _("Claim rejected")
+
+
+class PlayAction(models.Model):
+    """One accepted call, card, claim or answer to a claim at a table's board, stored the
+    moment it is accepted; `seq` numbers them from 1 and is unique in the database, so a
+    resent action can never be stored twice and a replay rebuilds the board exactly."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="play_actions")
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="play_actions")
+    seq = models.PositiveIntegerField(_("sequence number"))
+    seat = models.CharField(_("seat"), max_length=1)
+    kind = models.CharField(_("kind"), max_length=6, choices=ActionKind.choices)
+    call = models.CharField(_("call"), max_length=3, blank=True)
+    alert = models.CharField(_("alert"), max_length=200, blank=True)
+    card = models.CharField(_("card"), max_length=2, blank=True)
+    tricks = models.PositiveSmallIntegerField(_("tricks"), null=True, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    stored_at = models.DateTimeField(_("stored at"), default=timezone.now)
+
+    class Meta:
+        ordering = ["table", "board", "seq"]
+        verbose_name = _("play action")
+        verbose_name_plural = _("play actions")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "board", "seq"], name="playaction_unique_seq"),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="playaction_seq_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} · {self.board.number} #{self.seq} {self.seat} {self.kind}"
+
+
+class SwappedSeats(models.Model):
+    """A pair whose two players swapped seats at a table (player2 N/E, player1 S/W).
+
+    No row is the default (player1 North or East); the pair may swap until the first
+    call at its table in the round (`online.seats.swap_seats`)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="swapped_seats")
+    pair = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        verbose_name = _("swapped seats")
+        verbose_name_plural = _("swapped seats")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "pair"], name="swappedseats_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.pair} swapped"

@@ -89,6 +89,7 @@ def _tournament(t: Tournament, *, current_round=None, pair_count: int | None = N
         "scoring": t.scoring_method,
         "completion_threshold": float(t.completion_threshold),
         "unplayed_policy": t.unplayed_policy,
+        "play": t.play,
         "pair_count": pair_count,
         "current_round": _round_summary(current_round),
         "finished_at": t.finished_at,
@@ -157,6 +158,7 @@ def create_tournament(request, payload: TournamentIn):
         scoring=payload.scoring,
         completion_threshold=payload.completion_threshold,
         unplayed_policy=payload.unplayed_policy,
+        play=payload.play,
         by=request.auth,
     )
     return Status(201, _tournament(t, pair_count=0))

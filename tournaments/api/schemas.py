@@ -59,6 +59,11 @@ class TournamentIn(Schema):
         70, description="A percentage 1–100 (70 means 70 %); fractions such as 0.7 are refused."
     )
     unplayed_policy: Literal["not_played", "avg_minus", "avg"] = "not_played"
+    play: Literal["online", "entered"] = Field(
+        "entered",
+        description="Played online at the system's tables, or elsewhere with "
+        "results entered (today's behaviour).",
+    )
 
 
 class RoundSummaryOut(Schema):
@@ -81,6 +86,7 @@ class TournamentOut(Schema):
     scoring: str
     completion_threshold: float = Field(description="Percentage 1–100.")
     unplayed_policy: str
+    play: str = Field(description='"online" or "entered".')
     pair_count: int
     current_round: RoundSummaryOut | None
     finished_at: datetime | None

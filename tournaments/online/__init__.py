@@ -1,0 +1,13 @@
+"""Play at the system's tables (SPEC 9): the server side of online play.
+
+    seats       who sits where at a table: `seat_of`, `table_seats`, `swap_seats`
+    services    `board_view` (what one person may see of a table's board) and `act`
+                (store one call, card, claim or answer; store the result when it ends)
+    views       the JSON shapes of a board as one seat, an organiser or the public sees it
+    events      after a commit: `action_stored`, `round_closed` to the Channels groups
+    records     the auction and play of every table, for the board page and exports
+
+The rules themselves are the pure package `play/`; the board at a table is always
+rebuilt from its stored actions with `play.BoardState.replay`, so a reconnecting device,
+a second device and a restarted server all see the same state.
+"""

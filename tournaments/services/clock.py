@@ -49,6 +49,7 @@ from ..models import (
     TournamentStatus,
     UnplayedPolicy,
 )
+from ..online.events import round_closing
 from . import board_scoring
 from .bulk import insert_rows
 from .permissions import RUN_CLOCK, require
@@ -250,6 +251,7 @@ def _create_round(
 
 def _close(tournament: Tournament, round: Round, now: datetime, *, bell: datetime) -> str:
     """The bell: cut off, score, total, then seat the next round or publish the results."""
+    round_closing(tournament=tournament, round=round)  # told to the tables after the commit
     _cut_off_unplayed(tournament, round, now)
     round.status = RoundStatus.CLOSED
     round.closed_at = now

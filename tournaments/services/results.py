@@ -30,6 +30,7 @@ from ..models import (
     Adjustment,
     Board,
     BoardResult,
+    PlayMode,
     ResultState,
     Round,
     RoundStatus,
@@ -126,7 +127,7 @@ def _entry_context(*, round_id: int, table_id: int, board_number: int) -> tuple 
     lock = " FOR SHARE OF r" if connection.vendor == "postgresql" else ""
     row = sql.fetch_one(
         "SELECT r.number, r.status, r.starts_at, r.ends_at, r.closed_at, t.status,"
-        " b.id, b.vulnerability, br.state"
+        " b.id, b.vulnerability, br.state, t.play"
         f" FROM {Round._meta.db_table} r"
         f" JOIN {Tournament._meta.db_table} t ON t.id = r.tournament_id"
         f" LEFT JOIN {Board._meta.db_table} b ON b.round_id = r.id AND b.number = %s"
@@ -251,6 +252,9 @@ def submit_result(
         )
         if context is None:
             raise NotFound(_("This table's round no longer exists."))
+        *context, play_mode = context
+        if play_mode == PlayMode.ONLINE and not allowed(user, DIRECT_RESULTS):
+            raise ResultRefused(_("This tournament is played online: results are stored by play."))
         number, status, starts_at, ends_at, closed_at, t_status, board_id, vul, existing = context
         refusal = _entry_refusal(
             number=number, status=status, starts_at=starts_at, ends_at=ends_at,

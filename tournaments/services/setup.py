@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from .. import validators
 from ..errors import ServiceError
-from ..models import PlayerProfile, ScoringMethod, Tournament, UnplayedPolicy
+from ..models import PlayerProfile, PlayMode, ScoringMethod, Tournament, UnplayedPolicy
 from ..validators import (  # noqa: F401  (the limits, re-exported for callers of setup)
     MAX_BOARDS_PER_ROUND,
     MAX_GAP_MINUTES,
@@ -187,6 +187,7 @@ def create_tournament(
     completion_threshold: float = 70,
     unplayed_policy: str = UnplayedPolicy.NOT_PLAYED,
     registration_opens_at: datetime | None = None,
+    play: str = PlayMode.ENTERED,
     by,
     now: datetime | None = None,
 ) -> Tournament:
@@ -220,6 +221,8 @@ def create_tournament(
             _("The unplayed-board policy is one of %(choices)s.")
             % {"choices": ", ".join(UnplayedPolicy.values)}
         )
+    if play not in PlayMode.values:
+        raise SetupError(_("Play is “online” or “entered”."))
     threshold = completion_threshold_percent(completion_threshold)
     if registration_opens_at is None:
         registration_opens_at = min(now, start_at)
@@ -237,5 +240,6 @@ def create_tournament(
         scoring_method=scoring,
         completion_threshold=threshold,
         unplayed_policy=unplayed_policy,
+        play=play,
         created_by=by,
     )

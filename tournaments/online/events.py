@@ -1,0 +1,107 @@
+"""Telling connected devices that something happened, after it is committed.
+
+Events carry no cards: each consumer (the WebSocket side) answers one with the view
+its own seat may see (`services.board_view`), built server-side. So an event can go to
+a whole table's group without leaking a hand.
+
+    group f"table-{table_id}"   {"type": "table.event", "board": n, "seq": s}
+                                {"type": "round.closed", ...} when its round closes
+    group f"round-{round_id}"   {"type": "round.closed", "round_id", "tournament_id",
+                                 "round": number, "next_round": number | None,
+                                 "seats": {pair_id: {"table": t, "direction": "NS"|"EW"|
+                                 "BYE"}}}
+
+Without a channel layer (`CHANNEL_LAYERS` unset) these are no-ops, so played-elsewhere
+events, tests and commands need no server.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+
+def table_group(table_id: int) -> str:
+    return f"table-{table_id}"
+
+
+def round_group(round_id: int) -> str:
+    return f"round-{round_id}"
+
+
+def _send(groups: list[str], message: dict) -> None:
+    try:
+        from asgiref.sync import async_to_sync
+        from channels.layers import get_channel_layer
+    except ImportError:  # channels not installed: nothing can be connected
+        return
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for group in groups:
+        try:
+            async_to_sync(layer.group_send)(group, message)
+        except Exception:
+            # The action is stored whatever happens here: a device that missed the
+            # event catches up with the next snapshot (reconnection, next event).
+            logger.exception("online: could not send %s to %s", message.get("type"), group)
+
+
+def action_stored(*, table_id: int, board_number: int, seq: int) -> None:
+    """An action was stored at a table's board (called after the commit)."""
+    _send([table_group(table_id)], {"type": "table.event", "board": board_number, "seq": seq})
+
+
+def next_seats(*, round_id: int) -> tuple[int | None, dict[str, dict]]:
+    """(next round's number or None, pair id -> where it sits in that round)."""
+    from ..models import Round, Table
+
+    closed = Round.objects.only("tournament_id", "number").get(pk=round_id)
+    following = (
+        Round.objects.filter(tournament_id=closed.tournament_id, number=closed.number + 1)
+        .only("id", "number", "bye_pair_id")
+        .first()
+    )
+    if following is None:
+        return None, {}
+    seats: dict[str, dict] = {}
+    for number, ns, ew in Table.objects.filter(round=following).values_list(
+        "number", "ns_pair_id", "ew_pair_id"
+    ):
+        seats[str(ns)] = {"table": number, "direction": "NS"}
+        seats[str(ew)] = {"table": number, "direction": "EW"}
+    if following.bye_pair_id is not None:
+        seats[str(following.bye_pair_id)] = {"table": None, "direction": "BYE"}
+    return following.number, seats
+
+
+def round_closed(*, round_id: int, **extra) -> None:
+    """A round closed (called after the commit): its tables and its round group hear
+    it, with where each pair sits next."""
+    from ..models import Round, Table
+
+    closed = Round.objects.only("tournament_id", "number").get(pk=round_id)
+    next_round, seats = next_seats(round_id=round_id)
+    message = {
+        "type": "round.closed",
+        "round_id": round_id,
+        "tournament_id": closed.tournament_id,
+        "round": closed.number,
+        "next_round": next_round,
+        "seats": seats,
+        **extra,
+    }
+    tables = Table.objects.filter(round_id=round_id).values_list("id", flat=True)
+    _send([round_group(round_id), *(table_group(t) for t in tables)], message)
+
+
+def round_closing(*, tournament, round) -> None:
+    """The clock's hook inside the close: announce it once the close has committed (a
+    close that rolls back announces nothing). Only online tournaments are announced."""
+    if tournament.play != "online":
+        return
+    round_id = round.pk
+    transaction.on_commit(lambda: round_closed(round_id=round_id))

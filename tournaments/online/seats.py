@@ -1,0 +1,109 @@
+"""Who sits where at a table played online (SPEC 9).
+
+The two players of a pair take their direction's two seats: player 1 North (or East),
+player 2 South (or West), unless the pair swapped (`SwappedSeats`). They may swap until
+the first call at their table in the round. A player's seat depends only on the table
+and the pair, so every device of theirs gets the same seat.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import connection, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .. import sql
+from ..errors import NotAllowed, PlayRefused
+from ..models import Pair, PlayAction, Round, RoundStatus, SwappedSeats, Table, Tournament
+
+SEATS_OF_SIDE = {"NS": ("N", "S"), "EW": ("E", "W")}
+
+
+def _with_pairs(table: Table) -> Table:
+    if Table.ns_pair.is_cached(table) and Table.ew_pair.is_cached(table):
+        return table
+    return Table.objects.select_related("ns_pair", "ew_pair").get(pk=table.pk)
+
+
+def swapped_pairs(table: Table) -> set[int]:
+    return set(SwappedSeats.objects.filter(table=table).values_list("pair_id", flat=True))
+
+
+def table_seats(table: Table, swapped: set[int] | None = None) -> dict[str, int]:
+    """seat ("N", "E", "S", "W") -> the user id sitting there."""
+    table = _with_pairs(table)
+    swapped = swapped_pairs(table) if swapped is None else swapped
+    seats: dict[str, int] = {}
+    for side, pair in (("NS", table.ns_pair), ("EW", table.ew_pair)):
+        first, second = SEATS_OF_SIDE[side]
+        players = (pair.player1_id, pair.player2_id)
+        if pair.pk in swapped:
+            players = players[::-1]
+        seats[first], seats[second] = players
+    return seats
+
+
+def seat_of(table: Table, user, swapped: set[int] | None = None) -> str | None:
+    """The seat `user` takes at `table`, or None when they do not play there."""
+    user_id = getattr(user, "pk", None)
+    if user_id is None:
+        return None
+    table = _with_pairs(table)
+    if table.side_of(user_id) is None:
+        return None
+    for seat, player in table_seats(table, swapped).items():
+        if player == user_id:
+            return seat
+    return None
+
+
+def _lock_round_and_table(table: Table) -> tuple:
+    """The round FOR SHARE (as result entry: the close waits for us), then the table, so
+    that actions and swaps at one table are taken one at a time."""
+    share = " FOR SHARE OF r" if connection.vendor == "postgresql" else ""
+    row = sql.fetch_one(
+        "SELECT r.number, r.status, r.ends_at, t.status"
+        f" FROM {Round._meta.db_table} r"
+        f" JOIN {Tournament._meta.db_table} t ON t.id = r.tournament_id"
+        f" WHERE r.id = %s{share}",
+        [table.round_id],
+    )
+    if connection.vendor == "postgresql":
+        sql.fetch_one(
+            f"SELECT id FROM {Table._meta.db_table} WHERE id = %s FOR NO KEY UPDATE", [table.pk]
+        )
+    return row
+
+
+def swap_seats(*, table: Table, user, now: datetime | None = None) -> dict[str, int]:
+    """The pair of `user` swaps its two seats at `table`; refused once the first call has
+    been made at the table in this round (the seats are then fixed for the round)."""
+    now = now or timezone.now()
+    table = _with_pairs(table)
+    side = table.side_of(getattr(user, "pk", None))
+    if side is None:
+        raise NotAllowed(
+            _("Only the players at table %(t)s can swap their seats.") % {"t": table.number}
+        )
+    pair: Pair = table.ns_pair if side == "NS" else table.ew_pair
+    with transaction.atomic():
+        row = _lock_round_and_table(table)
+        if row is None or row[1] == RoundStatus.CLOSED or now >= sql.timestamp(row[2]):
+            raise PlayRefused(_("The round is over: seats can no longer be swapped."))
+        if PlayAction.objects.filter(table=table).exists():
+            raise PlayRefused(
+                _("The first call has been made at your table: seats stay as they are.")
+            )
+        deleted, _rows = SwappedSeats.objects.filter(table=table, pair=pair).delete()
+        if not deleted:
+            SwappedSeats.objects.create(table=table, pair=pair)
+        return table_seats(table)
+
+
+def usernames(taken: dict[str, int]) -> dict[int, str]:
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model().objects.filter(pk__in=taken.values())
+    return {user.pk: user.get_username() for user in users}

@@ -1,0 +1,298 @@
+"""Playing a board at a system table: what one person may see, and one action at a time.
+
+`act` is the only writer. Inside one transaction it takes the round FOR SHARE (like
+result entry: the close takes it FOR UPDATE, so an action either commits before the
+close and is counted, or sees the round closed and is refused — never both), then the
+table row, so actions at one table are decided one after the other on the stored
+state. An accepted action is one `PlayAction` row numbered `seq` (unique in the
+database); when it ends the board, the result is stored in the same transaction as an
+entered-and-confirmed `BoardResult` marked `played_online`, so scoring, standings,
+pages, the API and the exports read it like any other result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import connection, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import play
+
+from .. import sql
+from ..errors import NotAllowed, NotFound, PlayRefused, scoring_message
+from ..models import (
+    Board,
+    BoardResult,
+    PlayAction,
+    PlayMode,
+    ResultState,
+    Round,
+    RoundStatus,
+    Table,
+    Tournament,
+    TournamentStatus,
+)
+from ..services.permissions import DIRECT_RESULTS, allowed
+from . import events, seats
+from .views import WATCHER, action_of, board_json
+
+KINDS = ("call", "card", "claim", "accept", "reject")
+MAX_ALERT = PlayAction._meta.get_field("alert").max_length
+
+
+@dataclass(frozen=True)
+class _Context:
+    round_number: int
+    round_status: str
+    starts_at: datetime
+    ends_at: datetime
+    closed_at: datetime | None
+    tournament_status: str
+    play: str
+    board_id: int | None
+    deal: str
+    dealer: str
+    vulnerability: str
+    result_state: str | None
+    result_online: bool | None
+
+
+def _context(*, table: Table, board_number: int, lock: bool) -> _Context:
+    """The round, tournament, board and this table's result in one statement; with
+    `lock`, the round FOR SHARE and then the table row (actions at a table in turn)."""
+    if not sql.storable(board_number):
+        board_number = 0  # no board has it: answered "not played in this round"
+    share = " FOR SHARE OF r" if lock and connection.vendor == "postgresql" else ""
+    row = sql.fetch_one(
+        "SELECT r.number, r.status, r.starts_at, r.ends_at, r.closed_at, t.status, t.play,"
+        " b.id, b.deal, b.dealer, b.vulnerability, br.state, br.played_online"
+        f" FROM {Round._meta.db_table} r"
+        f" JOIN {Tournament._meta.db_table} t ON t.id = r.tournament_id"
+        f" LEFT JOIN {Board._meta.db_table} b ON b.round_id = r.id AND b.number = %s"
+        f" LEFT JOIN {BoardResult._meta.db_table} br ON br.board_id = b.id AND br.table_id = %s"
+        f" WHERE r.id = %s{share}",
+        [board_number, table.pk, table.round_id],
+    )
+    if row is None:
+        raise NotFound(_("This table's round no longer exists."))
+    if lock and connection.vendor == "postgresql":
+        # NO KEY UPDATE: the close's inserts of cut-off results (a foreign key to the
+        # table) are not blocked by it, only other actions and swaps at this table.
+        sql.fetch_one(
+            f"SELECT id FROM {Table._meta.db_table} WHERE id = %s FOR NO KEY UPDATE", [table.pk]
+        )
+    number, status, starts_at, ends_at, closed_at, *rest = row
+    context = _Context(
+        number, status, *(sql.timestamp(v) for v in (starts_at, ends_at, closed_at)), *rest
+    )
+    if context.play != PlayMode.ONLINE:
+        raise NotFound(
+            _("This tournament is played elsewhere: its boards are not played at our tables.")
+        )
+    if context.board_id is None:
+        raise NotFound(
+            _("Board %(b)s is not played in round %(n)s.") % {"b": board_number, "n": number}
+        )
+    return context
+
+
+def _stored_actions(*, table: Table, board_id: int) -> list[PlayAction]:
+    return list(
+        PlayAction.objects.filter(table_id=table.pk, board_id=board_id)
+        .only("seq", "seat", "kind", "call", "alert", "card", "tricks")
+        .order_by("seq")
+    )
+
+
+def _replay(context: _Context, rows: list[PlayAction]) -> play.BoardState:
+    return play.BoardState.replay(
+        context.deal, context.dealer, context.vulnerability, [action_of(r) for r in rows]
+    )
+
+
+def _viewer(*, table: Table, user, context: _Context) -> tuple[str | None, str | None, bool]:
+    """(viewer for `board_json`, the user's own seat, whether the record is public)."""
+    seat = seats.seat_of(table, user)
+    public = context.round_status == RoundStatus.CLOSED
+    if seat is not None:
+        return (WATCHER if public else seat), seat, public
+    if public or allowed(user, DIRECT_RESULTS):
+        return WATCHER, None, public
+    raise NotAllowed(
+        _(
+            "Only the players at table %(t)s and the organisers can watch this board "
+            "before round %(n)s closes."
+        )
+        % {"t": table.number, "n": context.round_number}
+    )
+
+
+def board_view(*, table: Table, board_number: int, user) -> dict:
+    """What `user` may see of `board_number` at `table` now (SPEC 9): a seated player
+    their own view, an organiser (`tournaments.direct_results`) every hand, anyone once
+    the round has closed; anyone else is refused (`NotAllowed`) and sees nothing."""
+    context = _context(table=table, board_number=board_number, lock=False)
+    viewer, seat, public = _viewer(table=table, user=user, context=context)
+    state = _replay(context, _stored_actions(table=table, board_id=context.board_id))
+    return board_json(state, viewer=viewer, seat=seat, public=public)
+
+
+def _bell_refusal(context: _Context, now: datetime) -> str | None:
+    if context.round_status == RoundStatus.CLOSED or now >= context.ends_at:
+        when = min(context.closed_at or context.ends_at, context.ends_at)
+        return _("Round %(n)s closed at %(t)s: no more calls or cards.") % {
+            "n": context.round_number,
+            "t": timezone.localtime(when).strftime("%H:%M:%S"),
+        }
+    if context.tournament_status == TournamentStatus.PAUSED:
+        return _("The tournament is paused: play resumes when the director resumes it.")
+    if now < context.starts_at or context.round_status != RoundStatus.OPEN:
+        return _("Round %(n)s has not started yet.") % {"n": context.round_number}
+    return None
+
+
+def _parse(action: Mapping, seat: str) -> tuple[int, dict, play.Action]:
+    """(seq, the row's fields, the `play` action) of a request; refused if malformed."""
+    if not isinstance(action, Mapping):
+        raise PlayRefused(_("An action is an object with “seq” and “type”."))
+    seq = action.get("seq")
+    if isinstance(seq, bool) or not isinstance(seq, int) or not sql.storable(seq) or seq < 1:
+        raise PlayRefused(_("Give the action's sequence number “seq” (the view's next_seq)."))
+    kind = action.get("type")
+    if kind not in KINDS:
+        raise PlayRefused(_("The type of an action is call, card, claim, accept or reject."))
+    fields = {"seat": seat, "kind": kind, "call": "", "alert": "", "card": "", "tricks": None}
+    try:
+        if kind == "call":
+            alert = action.get("alert") or None
+            if alert is not None:
+                if not isinstance(alert, str):
+                    raise PlayRefused(_("An alert is a text."))
+                alert = " ".join(alert.replace("\x00", "").split())[:MAX_ALERT] or None
+            made = play.Call(seat, action.get("call"), alert)
+            fields.update(call=made.call, alert=made.alert or "")
+        elif kind == "card":
+            made = play.Card(seat, action.get("card"))
+            fields.update(card=made.card)
+        elif kind == "claim":
+            made = play.Claim(seat, action.get("tricks"))
+            if made.tricks > 13:
+                raise PlayRefused(_("A claim is of at most 13 tricks."))
+            fields.update(tricks=made.tricks)
+        else:
+            made = play.ClaimResponse(seat, kind == "accept")
+    except play.IllegalAction as error:
+        raise PlayRefused(scoring_message(error)) from None
+    return seq, fields, made
+
+
+def _same(row: PlayAction, fields: dict) -> bool:
+    return all(getattr(row, name) == value for name, value in fields.items())
+
+
+def _earlier_board_unfinished(*, table: Table, round_id: int, board_number: int) -> int | None:
+    """The first earlier board of the round not over at this table (boards in order)."""
+    done = set(
+        BoardResult.objects.filter(table_id=table.pk, board__number__lt=board_number).values_list(
+            "board__number", flat=True
+        )
+    )
+    for number in Board.objects.filter(round_id=round_id, number__lt=board_number).values_list(
+        "number", flat=True
+    ):
+        if number not in done:
+            return number
+    return None
+
+
+def _store_result(
+    *, table: Table, board_id: int, state: play.BoardState, user, now: datetime
+) -> BoardResult:
+    result = state.result()
+    passed_out = result.contract is None
+    return BoardResult.objects.create(
+        table_id=table.pk,
+        board_id=board_id,
+        state=ResultState.PASSED_OUT if passed_out else ResultState.PLAYED,
+        contract="PASS" if passed_out else str(result.contract),
+        declarer=result.declarer or "",
+        lead=result.lead or "",
+        tricks=None if passed_out else result.tricks,
+        ns_score=result.ns_score,
+        entered_by=user,
+        entered_at=now,
+        # Played at our tables: nothing to confirm, the cards are the record.
+        confirmed_by=user,
+        confirmed_at=now,
+        played_online=True,
+    )
+
+
+def act(
+    *, table: Table, board_number: int, user, action: Mapping, now: datetime | None = None
+) -> dict:
+    """Store one call, card, claim or answer to a claim by `user` at `table` and answer
+    their new view (`board_view`'s shape).
+
+    `action` is {"seq": next_seq, "type": "call"|"card"|"claim"|"accept"|"reject",
+    "call", "alert", "card", "tricks"}. Refused with `PlayRefused` (nothing stored) when
+    illegal, out of turn, with a stale `seq`, or at/after the bell; a resend of an action
+    already stored with the same `seq` and content answers the current view and changes
+    nothing. After the commit, `events.action_stored` tells the table.
+    """
+    now = now or timezone.now()
+    table = seats._with_pairs(table)
+    seat = seats.seat_of(table, user)
+    if seat is None:
+        raise NotAllowed(
+            _("Only the players at table %(t)s can play its boards.") % {"t": table.number}
+        )
+    seq, fields, made = _parse(action, seat)
+    with transaction.atomic():
+        context = _context(table=table, board_number=board_number, lock=True)
+        rows = _stored_actions(table=table, board_id=context.board_id)
+        state = _replay(context, rows)
+        public = context.round_status == RoundStatus.CLOSED
+        viewer = WATCHER if public else seat
+        if seq <= len(rows) and _same(rows[seq - 1], fields):
+            # A resend (a lost answer, a second device): already stored, nothing to do.
+            return board_json(state, viewer=viewer, seat=seat, public=public)
+        refusal = _bell_refusal(context, now)
+        if refusal:
+            raise PlayRefused(refusal)
+        if seq != len(rows) + 1:
+            raise PlayRefused(
+                _(
+                    "Action %(seq)s is out of date: the board is at action %(next)s. "
+                    "Look at the board again before you act."
+                )
+                % {"seq": seq, "next": len(rows) + 1}
+            )
+        if context.result_state is not None and not context.result_online:
+            raise PlayRefused(_("The director has set this board's result: it is not played."))
+        earlier = _earlier_board_unfinished(
+            table=table, round_id=table.round_id, board_number=board_number
+        )
+        if earlier is not None:
+            raise PlayRefused(
+                _("Board %(b)s is still in play at your table: boards are played in order.")
+                % {"b": earlier}
+            )
+        try:
+            after = state.apply(made)
+        except play.IllegalAction as error:
+            raise PlayRefused(scoring_message(error)) from None
+        PlayAction.objects.create(
+            table_id=table.pk, board_id=context.board_id, seq=seq, by=user, stored_at=now, **fields
+        )
+        if after.is_over:
+            _store_result(table=table, board_id=context.board_id, state=after, user=user, now=now)
+        table_id = table.pk
+        transaction.on_commit(
+            lambda: events.action_stored(table_id=table_id, board_number=board_number, seq=seq)
+        )
+        return board_json(after, viewer=seat, seat=seat)

@@ -1,0 +1,120 @@
+"""The JSON shape of a board at a table as one person may see it (SPEC 9).
+
+Built here, server-side, for one viewer at a time: a hand is put in the answer only if
+the viewer may see it now, never sent and hidden by the client. The same shape serves
+the HTTP API and the WebSocket snapshots and events.
+
+Viewers:
+    a seat ("N", "E", "S", "W")  their own hand; dummy after the opening lead; all four
+                                 once the board is over at their table; alerts of the
+                                 opponents (and their own), never their partner's
+    WATCHER                      an organiser watching live, or anyone once the round
+                                 has closed: every hand and every alert
+"""
+
+from __future__ import annotations
+
+import play
+from scoring import SEATS, side_of
+
+WATCHER = "*"
+
+
+def action_of(row) -> play.Action:
+    """The `play` action a stored `PlayAction` row (or anything with its fields) holds."""
+    kind = row.kind
+    if kind == "call":
+        return play.Call(row.seat, row.call, row.alert or None)
+    if kind == "card":
+        return play.Card(row.seat, row.card)
+    if kind == "claim":
+        return play.Claim(row.seat, row.tricks)
+    return play.ClaimResponse(row.seat, kind == "accept")
+
+
+def _shows_alert(viewer: str, caller: str, *, public: bool) -> bool:
+    if public or viewer in (WATCHER, caller):
+        return True
+    return side_of(viewer) != side_of(caller)
+
+
+def _hands(state: play.BoardState, viewer: str | None) -> dict[str, list[str]]:
+    if viewer is None:
+        return {}
+    seats = set(SEATS) if viewer == WATCHER else state.visible_seats(viewer)
+    if state.is_over:
+        # The board is over: the hands as dealt, so the record reads trick by trick.
+        return {
+            seat: list(play.sort_hand(state.deal[SEATS.index(seat)]))
+            for seat in SEATS
+            if seat in seats
+        }
+    return {seat: list(state.hand_of(seat)) for seat in SEATS if seat in seats}
+
+
+def _result(state: play.BoardState) -> dict | None:
+    if not state.is_over:
+        return None
+    result = state.result()
+    if result.contract is None:
+        return {"contract": "PASS", "declarer": None, "tricks": None, "ns_score": 0}
+    return {
+        "contract": str(result.contract),
+        "declarer": result.declarer,
+        "tricks": result.tricks,
+        "ns_score": result.ns_score,
+    }
+
+
+def _legal(state: play.BoardState, viewer: str | None) -> list[str]:
+    if viewer is None or viewer == WATCHER or state.actor != viewer:
+        return []
+    if not state.is_auction_over:
+        return list(state.legal_calls())
+    return list(state.legal_cards())
+
+
+def _claim(state: play.BoardState) -> dict | None:
+    claim = state.pending_claim
+    if claim is None:
+        return None
+    return {
+        "seat": claim.seat,
+        "tricks": claim.tricks,
+        "awaiting": sorted(state.claim_answers_awaited, key=SEATS.index),
+    }
+
+
+def board_json(
+    state: play.BoardState, *, viewer: str | None, seat: str | None, public: bool = False
+) -> dict:
+    """The board as `viewer` (a seat, WATCHER or None: no hand at all) sees it.
+
+    `seat` is the caller's own seat (None if they do not play at the table); `public`
+    means the round has closed and the table's record is everyone's.
+    """
+    auction = []
+    for call in state.calls:
+        entry = {"seat": call.seat, "call": call.call}
+        if call.alert and viewer is not None and _shows_alert(viewer, call.seat, public=public):
+            entry["alert"] = call.alert
+        auction.append(entry)
+    cards = []
+    for trick in (*state.tricks, *((state.current_trick,) if state.current_trick else ())):
+        cards += [{"seat": who, "card": card} for who, card in trick.plays]
+    return {
+        "seat": seat,
+        "dealer": state.dealer,
+        "vulnerability": state.vulnerability,
+        "hands": _hands(state, viewer),
+        "auction": auction,
+        "play": cards,
+        "contract": str(state.contract) if state.contract else None,
+        "declarer": state.declarer,
+        "next_seq": len(state.actions) + 1,
+        "turn": state.turn,
+        "legal": _legal(state, viewer),
+        "over": state.is_over,
+        "result": _result(state),
+        "claim": _claim(state),
+    }

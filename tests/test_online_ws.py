@@ -109,6 +109,22 @@ def test_a_player_connects_with_the_session_of_their_login(room):
     assert async_to_sync(scenario)()["view"]["seat"] == "S"
 
 
+def test_a_table_may_be_named_as_the_http_api_names_it(room):
+    table, tokens = room["table"], room["tokens"]
+    path = f"/ws/tournaments/{room['round'].tournament_id}/rounds/1/tables/{table.number}/boards/2/"
+
+    async def scenario():
+        ws, _ = await connect(path, token=tokens["N"])
+        snapshot = await ws.receive_json_from(timeout=TIMEOUT)
+        await ws.disconnect()
+        missing, _ = await connect(path.replace("/rounds/1/", "/rounds/7/"), token=tokens["N"])
+        return snapshot, await refused_with(missing)
+
+    snapshot, (_error, code) = async_to_sync(scenario)()
+    assert snapshot["board"] == 2 and snapshot["view"]["seat"] == "N"
+    assert code == CLOSE_NOT_FOUND
+
+
 def test_the_token_may_come_in_the_query_and_wins_over_a_session(room):
     table, users, tokens = room["table"], room["users"], room["tokens"]
     cookie = session_cookie(users["S"])

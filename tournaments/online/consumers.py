@@ -1,10 +1,11 @@
 """The live table server: one WebSocket per seat and board (SPEC 9, docs/PLAY_PROTOCOL.md).
 
-`ws/tables/<table_id>/boards/<n>/` — a seat, an organiser watching, or (after the round
-closed) anyone. The consumer stays thin: every view is `services.board_view` built for
-THIS connection's user on the server, every action goes through `services.act`; the
-channel layer only carries "action s of board n is stored" to the table's group, never
-a card, so nothing one seat may not see can travel to it.
+`ws/tables/<table_id>/boards/<n>/`, or with the table named as the HTTP API names it,
+`ws/tournaments/<id>/rounds/<r>/tables/<t>/boards/<n>/` — a seat, an organiser
+watching, or (after the round closed) anyone. The consumer stays thin: every view is
+`services.board_view` built for THIS connection's user on the server, every action goes
+through `services.act`; the channel layer only carries "action s of board n is stored"
+to the table's group, never a card, so nothing one seat may not see can travel to it.
 
 Per connection, the messages carrying a view have strictly increasing `seq` (the number
 of the last action they announce): the reply to the seat's own action and the group's
@@ -19,7 +20,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils.translation import gettext as _
 
 from ..errors import NotAllowed, NotFound, ServiceError
-from . import live_reads
+from . import live_reads, services
 from .ws_auth import TOKEN_REFUSAL
 
 # Close codes (4000–4999 are the application's): the number says why, an "error"
@@ -48,22 +49,24 @@ def _view_seq(view: dict) -> int:
 
 
 @database_sync_to_async
-def _load_table(table_id: int):
-    return live_reads.table_for_socket(table_id)
+def _load_table(route: dict):
+    if "table_id" in route:
+        return live_reads.table_for_socket(table_id=route["table_id"])
+    return live_reads.table_for_socket(
+        tournament_id=route["tournament_id"],
+        round_number=route["number"],
+        table_number=route["table"],
+    )
 
 
 @database_sync_to_async
 def _board_view(*, table, board_number: int, user) -> dict:
-    from .services import board_view
-
-    return board_view(table=table, board_number=board_number, user=user)
+    return services.board_view(table=table, board_number=board_number, user=user)
 
 
 @database_sync_to_async
 def _act(*, table, board_number: int, user, action: dict) -> dict:
-    from .services import act
-
-    return act(table=table, board_number=board_number, user=user, action=action)
+    return services.act(table=table, board_number=board_number, user=user, action=action)
 
 
 @database_sync_to_async
@@ -83,9 +86,8 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
         return self.scope["user"]
 
     async def connect(self):
-        kwargs = self.scope["url_route"]["kwargs"]
-        self.table_id = int(kwargs["table_id"])
-        self.board_number = int(kwargs["board"])
+        route = self.scope["url_route"]["kwargs"]
+        self.board_number = int(route["board"])
         # Accepted first, so the refusal can be told in words and with a close code
         # (a handshake refused before acceptance is only an HTTP 403).
         await self.accept()
@@ -93,10 +95,11 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
         if refusal is not None:
             await self.refuse(refusal, CLOSE_UNAUTHENTICATED)
             return
-        self.table = await _load_table(self.table_id)
+        self.table = await _load_table(route)
         if self.table is None:
             await self.refuse(_("No such table."), CLOSE_NOT_FOUND)
             return
+        self.table_id = self.table.pk
         # Joined before the snapshot is read: an action stored in between arrives as an
         # event after it (and is dropped if the snapshot already has it), never lost.
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)

@@ -8,14 +8,22 @@ from django.db.models import Q
 from ..models import Round, Table
 
 
-def table_for_socket(table_id: int) -> Table | None:
-    """The table with what the board view and the seat checks read (its round and
-    tournament, both pairs), or None."""
-    return (
-        Table.objects.select_related("round__tournament", "ns_pair", "ew_pair")
-        .filter(pk=table_id)
-        .first()
-    )
+def table_for_socket(
+    *,
+    table_id: int | None = None,
+    tournament_id: int | None = None,
+    round_number: int | None = None,
+    table_number: int | None = None,
+) -> Table | None:
+    """The table a socket names, by id or as the HTTP API does (tournament, round
+    number, table number), with what the board view and the seat checks read (its
+    round and tournament, both pairs); None if there is none."""
+    tables = Table.objects.select_related("round__tournament", "ns_pair", "ew_pair")
+    if table_id is not None:
+        return tables.filter(pk=table_id).first()
+    return tables.filter(
+        round__tournament_id=tournament_id, round__number=round_number, number=table_number
+    ).first()
 
 
 def next_seat(*, user, closed_round_id: int) -> dict | None:

@@ -1,4 +1,5 @@
 import os
+import warnings
 
 from django.core.asgi import get_asgi_application
 
@@ -6,6 +7,13 @@ from django.core.asgi import get_asgi_application
 # variable fails closed (no DEBUG, no development key). `manage.py` stays on the
 # embedded default for `make run`.
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
+# WhiteNoise (static files) answers with a file iterator Django reads whole in a thread
+# under ASGI: right for small CSS and scripts, and said once per file otherwise.
+warnings.filterwarnings(
+    "ignore",
+    message="StreamingHttpResponse must consume synchronous iterators",
+    module="django.core.handlers.asgi",
+)
 # Django is set up before anything imports models (the consumers do).
 django_application = get_asgi_application()
 

@@ -19,16 +19,24 @@ from tournaments.services.tokens import issue_token
 SUITS = "SHDC"
 
 
-def open_online_round(make_tournament, register_pairs, *, pairs=4, boards=2, rounds=2):
-    """An online tournament whose round 1 is open now for an hour: (round, tables)."""
+def open_online_round(
+    make_tournament,
+    register_pairs,
+    *,
+    pairs=4,
+    boards=2,
+    rounds=2,
+    round_length=timedelta(hours=1),
+):
+    """An online tournament whose round 1 is open now (for an hour): (round, tables)."""
     now = timezone.now()
     tournament = make_tournament(
         play="online",
         registration_opens_at=now - timedelta(days=1),
-        start_at=now - timedelta(seconds=30),
+        start_at=now - timedelta(seconds=1),
         rounds=rounds,
         boards_per_round=boards,
-        round_length=timedelta(hours=1),
+        round_length=round_length,
         gap_length=timedelta(0),
     )
     register_pairs(tournament, pairs, now=now - timedelta(minutes=10))

@@ -297,11 +297,17 @@ def test_the_close_tells_each_seat_and_where_it_sits_next(room):
         )()
         await database_sync_to_async(clock.advance)(now=ends_at + timedelta(seconds=1))
         told = {seat: await sockets[seat].receive_json_from(timeout=TIMEOUT) for seat in SEATS}
-        for ws in sockets.values():
+        # Once the round has closed anyone may replay the table: anonymous too.
+        public, _ = await connect(board_path(table, 1))
+        told["public"] = await public.receive_json_from(timeout=TIMEOUT)
+        for ws in (*sockets.values(), public):
             await ws.disconnect()
         return told
 
     told = async_to_sync(scenario)()
+    public = told.pop("public")
+    assert public["type"] == "snapshot" and public["view"]["seat"] is None
+    assert cards_in(public["view"]["hands"]) == set().union(*dealt_hands(table, 1).values())
     following = Round.objects.get(tournament=first_round.tournament, number=2)
     for seat, message in told.items():
         assert message["type"] == "round_closed" and message["round"] == 1

@@ -11,27 +11,35 @@ import socket
 import subprocess
 import sys
 import time
+from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.utils import timezone
 from online_ws_support import board_path, open_online_round, robot_action, seated_users, token_of
 from test_celery_clock import free_port, redis_url, stop, worker_database_url  # noqa: F401
 from websockets.asyncio.client import connect
 
 from scoring import SEATS
-from tournaments.models import BoardResult, PlayAction
+from tournaments.models import BoardResult, PlayAction, Round
 
 TIMEOUT = 20
 
 
-def start_server(*, port: int, redis: str, log) -> subprocess.Popen:
+def start_server(
+    *, port: int, redis: str, log, app: str = "config.asgi:application", lifespan: str = "off"
+) -> subprocess.Popen:
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.test",
         "DATABASE_URL": worker_database_url(),
+        # Empty: the in-memory channel layer, as `make run` has it.
         "CHANNEL_LAYER_URL": redis,
+        "CELERY_BROKER_URL": "",
+        "REDIS_URL": "",
     }
-    command = [sys.executable, "-m", "uvicorn", "config.asgi:application"]
-    command += ["--host", "127.0.0.1", "--port", str(port), "--lifespan", "off"]
+    command = [sys.executable, "-m", "uvicorn", app]
+    command += ["--host", "127.0.0.1", "--port", str(port), "--lifespan", lifespan]
     return subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
 
 
@@ -118,3 +126,62 @@ async def play_board(table, tokens, where) -> dict[str, list[dict]]:
         for ws in sockets.values():
             await ws.close()
     return received
+
+
+@pytest.mark.django_db(transaction=True)
+def test_make_runs_server_closes_the_round_and_tells_the_seats(
+    make_tournament, register_pairs, tmp_path
+):
+    """`make run`'s one process (config.asgi_embedded: the clock inside the server, the
+    in-memory channel layer): the round's bell reaches the connected seats."""
+    first_round, tables = open_online_round(make_tournament, register_pairs, boards=1, rounds=2)
+    table = tables[0]
+    tokens = {seat: token_of(user) for seat, user in seated_users(table).items()}
+    port, log_path = free_port(), tmp_path / "server.log"
+    server = start_server(
+        port=port,
+        redis="",
+        log=log_path.open("w"),
+        app="config.asgi_embedded:application",
+        lifespan="on",
+    )
+    try:
+        wait_until_listening(port, server, log_path)
+        try:
+            told = asyncio.run(hear_the_bell(table, tokens, port, first_round.pk))
+        except TimeoutError:
+            raise AssertionError(f"no bell heard:\n{log_path.read_text()[-4000:]}") from None
+    finally:
+        stop(server)
+    first_round.refresh_from_db()
+    assert first_round.status == "closed", log_path.read_text()[-3000:]
+    for seat in SEATS:
+        assert told[seat]["type"] == "round_closed" and told[seat]["round"] == 1, told[seat]
+        assert told[seat]["next"]["round"] == 2
+
+
+def ring_soon(round_id: int) -> None:
+    """The round ends in a second (once every seat is connected, whatever the load)."""
+    try:
+        Round.objects.filter(pk=round_id).update(ends_at=timezone.now() + timedelta(seconds=1))
+    finally:
+        connection.close()  # this thread's own connection, or the test database stays busy
+
+
+async def hear_the_bell(table, tokens, port, round_id) -> dict[str, dict]:
+    sockets = {}
+    told = {}
+    try:
+        for seat in SEATS:
+            sockets[seat] = await connect(
+                f"ws://127.0.0.1:{port}{board_path(table, 1)}?token={tokens[seat]}"
+            )
+            snapshot = json.loads(await asyncio.wait_for(sockets[seat].recv(), TIMEOUT))
+            assert snapshot["type"] == "snapshot"
+        await asyncio.to_thread(ring_soon, round_id)
+        for seat in SEATS:
+            told[seat] = json.loads(await asyncio.wait_for(sockets[seat].recv(), 30))
+    finally:
+        for ws in sockets.values():
+            await ws.close()
+    return told

@@ -2,7 +2,9 @@
 
 The web server is the ASGI server (uvicorn) serving pages, static files (WhiteNoise, as
 under WSGI) and the live tables' WebSockets from one process, on the in-memory channel
-layer. All run as child processes; Ctrl-C (or SIGTERM) stops them together.
+layer; the clock ticks inside that same process (`config.asgi_embedded`), so the round
+close reaches the connected seats. Server and demo players run as child processes;
+Ctrl-C (or SIGTERM) stops them together.
 """
 
 import signal
@@ -28,10 +30,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, host, port, no_demo_players, **options):
         manage = [sys.executable, "manage.py"]
-        commands = [
-            manage + ["run_clock"],
-            asgi_server(host=host, port=port),
-        ]
+        commands = [asgi_server(host=host, port=port)]
         if not no_demo_players and "play_demo" in get_commands():
             commands.append(manage + ["play_demo"])
         children = [subprocess.Popen(cmd) for cmd in commands]
@@ -58,13 +57,13 @@ class Command(BaseCommand):
 
 
 def asgi_server(*, host: str, port: str) -> list[str]:
-    """The ASGI server's command line for one process serving `config.asgi`."""
-    return [sys.executable, "-m", "uvicorn", "config.asgi:application"] + [
+    """The ASGI server's command line: one process serving the site and the clock."""
+    return [sys.executable, "-m", "uvicorn", "config.asgi_embedded:application"] + [
         "--host",
         host,
         "--port",
         str(port),
-        # Django speaks no ASGI lifespan; saying so keeps uvicorn from probing it.
+        # The clock starts with the server and stops with it.
         "--lifespan",
-        "off",
+        "on",
     ]

@@ -43,11 +43,18 @@ def test_openapi_schema_lists_every_operation():
         ("GET", base + "/boards/{board}"),
         ("GET", base + "/export.pbn"),
         ("GET", base + "/export.xml"),
+        # Online play (docs/PLAY_PROTOCOL.md).
+        ("GET", base + "/rounds/{number}/tables/{table}/boards/{board}/view"),
+        ("POST", base + "/rounds/{number}/tables/{table}/boards/{board}/actions"),
+        ("POST", base + "/rounds/{number}/tables/{table}/swap"),
     }
     put = schema["paths"][base + "/rounds/{number}/tables/{table}/boards/{board}"]["put"]
     assert put["security"] == [{"TokenAuth": []}]
     assert "security" not in schema["paths"][base]["get"]  # reads are public
-    assert {"bearer"} == {s["scheme"] for s in schema["components"]["securitySchemes"].values()}
+    schemes = schema["components"]["securitySchemes"].values()
+    # Bearer tokens everywhere; online play also takes a logged-in player's session.
+    assert {"bearer"} == {s["scheme"] for s in schemes if s["type"] == "http"}
+    assert {s["in"] for s in schemes if s["type"] == "apiKey"} <= {"cookie"}
 
 
 def test_docs_page_and_its_assets_are_served_locally():
@@ -123,7 +130,7 @@ def test_swagger_ui_renders_without_the_internet(live_server):
         page.route("**/*", only_this_server)
         page.goto(f"{live_server.url}/api/v1/docs")
         page.wait_for_selector(".swagger-ui .opblock", timeout=10_000)
-        assert page.locator(".swagger-ui .opblock").count() == 14
+        assert page.locator(".swagger-ui .opblock").count() == 17
         assert "Swiss pairs director API" in page.locator(".swagger-ui .title").inner_text()
         shot(page, "api-docs")
     assert outside == []

@@ -65,7 +65,7 @@ def actor_of(view: dict) -> str | None:
     return turn
 
 
-def choose(view: dict, rng: random.Random) -> dict:
+def choose(view: dict, rng: random.Random, claim_rate: float = 0.04) -> dict:
     """An action for the caller whose view this is: a legal call (passing more often, so
     auctions end) or card, sometimes a claim once the play has begun."""
     if view.get("claim"):
@@ -77,13 +77,15 @@ def choose(view: dict, rng: random.Random) -> dict:
         if call != "P" and rng.random() < 0.2:
             action["alert"] = "natural, 11-15"
         return action
-    if view["play"] and rng.random() < 0.04:
+    if view["play"] and rng.random() < claim_rate:
         remaining = 13 - len(view["play"]) // 4
         return {"seq": view["next_seq"], "type": "claim", "tricks": rng.randint(0, remaining)}
     return {"seq": view["next_seq"], "type": "card", "card": rng.choice(legal)}
 
 
-def play_board(view_of, act, seats_users: dict, *, seed: int, limit: int = 200) -> dict:
+def play_board(
+    view_of, act, seats_users: dict, *, seed: int, limit: int = 200, claim_rate: float = 0.04
+) -> dict:
     """Play a board to its end with `view_of(user) -> view` and `act(user, action) ->
     view`; answers the last view."""
     rng = random.Random(seed)
@@ -95,7 +97,7 @@ def play_board(view_of, act, seats_users: dict, *, seed: int, limit: int = 200) 
         user = seats_users[seat]
         mine = view_of(user)
         assert mine["legal"] or mine.get("claim"), mine
-        view = act(user, choose(mine, rng))
+        view = act(user, choose(mine, rng, claim_rate))
     raise AssertionError("the board did not end")
 
 

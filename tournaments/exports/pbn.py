@@ -16,6 +16,10 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from scoring import seat_offset
+
+from ..models import Board
+from ..online.records import opening_leader, records_of
 from ..validators import printable
 from .data import PROGRAM_NAME, ExportBoard, ExportData, ExportLine
 
@@ -192,7 +196,99 @@ def render(data: ExportData) -> str:
         f"% Creator: {PROGRAM_NAME}",
         f"% Created: {timezone.localtime(data.generated_at):%Y-%m-%d %H:%M:%S %z}",
     ]
+    played = online_games(data)
     for index, board in enumerate(data.boards):
         out.append("")
         out += game(data, board, first=index == 0)
+        for extra in played.get(board.number, ()):
+            out += ["", *extra]
     return "\n".join(out) + "\n"
+
+
+# --- boards played at the system's tables (SPEC 9) ------------------------------------
+
+PBN_CALLS = {"P": "Pass", "X": "X", "XX": "XX"}
+
+
+def online_games(data: ExportData) -> dict[int, list[list[str]]]:
+    """board number -> one game per table where it was played online to its end: the
+    table's own Declarer, Contract and Result, its [Auction] (alerts as notes) and its
+    [Play] (one line per trick, the columns from the opening leader on; "*" after a
+    claim)."""
+    if data.tournament.play != "online":
+        return {}
+
+    boards = list(Board.objects.filter(round__in=data.closed_rounds))
+    by_id = {b.pk: b for b in boards}
+    exported = {b.number: b for b in data.boards}
+    games: dict[int, list[list[str]]] = {}
+    for board_id, records in records_of(boards=boards).items():
+        board = exported.get(by_id[board_id].number)
+        if board is None:
+            continue
+        for record in records:
+            if record.played_online:
+                games.setdefault(board.number, []).append(_online_game(data, board, record))
+    return games
+
+
+def _online_game(data: ExportData, board: ExportBoard, record) -> list[str]:
+    state = record.state
+    date = timezone.localtime(data.tournament.start_at).strftime("%Y.%m.%d")
+    result = state.result()
+    lines = [
+        tag("Event", data.tournament.name),
+        tag("Site", "Online"),
+        tag("Date", date),
+        tag("Board", board.number),
+        tag("West", ""),
+        tag("North", ""),
+        tag("East", ""),
+        tag("South", ""),
+        tag("Dealer", board.dealer),
+        tag("Vulnerable", VULNERABLE[board.vulnerability]),
+        tag("Deal", board.deal),
+        tag("Scoring", SCORING[data.method]),
+        tag("Declarer", result.declarer or ""),
+        tag("Contract", str(result.contract) if result.contract else "Pass"),
+        tag("Result", "" if result.contract is None else result.tricks),
+        tag("Round", board.round),
+        tag("Table", record.table_number),
+    ]
+    calls, notes = [], []
+    for call in state.calls:
+        calls.append(PBN_CALLS.get(call.call, call.call))
+        if call.alert:
+            notes.append(call.alert)
+            calls.append(f"={len(notes)}=")
+    lines.append(tag("Auction", state.dealer))
+    lines += _rows(calls)
+    lines += [tag("Note", f"{i}:{text}") for i, text in enumerate(notes, start=1)]
+    leader = opening_leader(state)
+    if leader is not None:
+        lines.append(tag("Play", leader))
+        order = [seat_offset(leader, i) for i in range(4)]
+        tricks = (*state.tricks, *((state.current_trick,) if state.current_trick else ()))
+        for trick in tricks:
+            if not trick.cards:
+                continue
+            cards = dict(trick.plays)
+            lines.append(" ".join(cards.get(seat, "-") for seat in order))
+        if state.accepted_claim is not None:
+            lines.append("*")
+    return lines
+
+
+def _rows(tokens: list[str]) -> list[str]:
+    """Auction tokens four calls to a line (a note stays on its call's line)."""
+    rows, row, calls = [], [], 0
+    for token in tokens:
+        is_note = token.startswith("=")
+        if not is_note and calls == 4:
+            rows.append(" ".join(row))
+            row, calls = [], 0
+        row.append(token)
+        calls += 0 if is_note else 1
+    if row:
+        rows.append(" ".join(row))
+    return rows

@@ -15,8 +15,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .. import sql
-from ..errors import NotAllowed, PlayRefused
-from ..models import Pair, PlayAction, Round, RoundStatus, SwappedSeats, Table, Tournament
+from ..errors import NotAllowed, NotFound, PlayRefused
+from ..models import Pair, PlayAction, PlayMode, Round, RoundStatus, SwappedSeats, Table, Tournament
 
 SEATS_OF_SIDE = {"NS": ("N", "S"), "EW": ("E", "W")}
 
@@ -64,7 +64,7 @@ def _lock_round_and_table(table: Table) -> tuple:
     that actions and swaps at one table are taken one at a time."""
     share = " FOR SHARE OF r" if connection.vendor == "postgresql" else ""
     row = sql.fetch_one(
-        "SELECT r.number, r.status, r.ends_at, t.status"
+        "SELECT r.number, r.status, r.ends_at, t.status, t.play"
         f" FROM {Round._meta.db_table} r"
         f" JOIN {Tournament._meta.db_table} t ON t.id = r.tournament_id"
         f" WHERE r.id = %s{share}",
@@ -90,6 +90,10 @@ def swap_seats(*, table: Table, user, now: datetime | None = None) -> dict[str, 
     pair: Pair = table.ns_pair if side == "NS" else table.ew_pair
     with transaction.atomic():
         row = _lock_round_and_table(table)
+        if row is not None and row[4] != PlayMode.ONLINE:
+            raise NotFound(
+                _("This tournament is played elsewhere: its boards are not played at our tables.")
+            )
         if row is None or row[1] == RoundStatus.CLOSED or now >= sql.timestamp(row[2]):
             raise PlayRefused(_("The round is over: seats can no longer be swapped."))
         if PlayAction.objects.filter(table=table).exists():

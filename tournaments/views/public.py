@@ -26,6 +26,7 @@ from ..models import (
     Tournament,
     TournamentStatus,
 )
+from ..online import records
 from ..services import analysis
 from ..services.registration import registration_problem
 from ..templatetags import bridge
@@ -259,6 +260,7 @@ def board(request, tournament_id: int, number: int):
             "previous": number - 1 if number - 1 in closed else None,
             "next": number + 1 if number + 1 in closed else None,
             "is_ximp": tournament.scoring_method == ScoringMethod.XIMP,
+            "records": records.board_records(board=board, tournament=tournament) if visible else [],
         },
     )
 

@@ -178,3 +178,17 @@ LOGGING = {
     # axes logs every login failure at INFO; its lockouts are WARNINGs.
     "loggers": {"django.db.backends": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
 }
+
+# The live table server (tournaments/online/consumers.py): the channel layer carries each
+# stored action to every connected seat of its table. Between several server processes
+# that must be Redis; the embedded default (`make run`: one process) keeps it in memory.
+CHANNEL_LAYER_URL = env("CHANNEL_LAYER_URL", default=CELERY_BROKER_URL or "")
+if CHANNEL_LAYER_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [CHANNEL_LAYER_URL], "prefix": "swiss-tables"},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

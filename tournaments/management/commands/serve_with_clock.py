@@ -1,6 +1,10 @@
 """`make run`: the web server and the in-process round clock side by side.
 
-Both run as child processes; Ctrl-C (or SIGTERM) stops them together.
+The web server is the ASGI server (uvicorn) serving pages, static files (WhiteNoise, as
+under WSGI) and the live tables' WebSockets from one process, on the in-memory channel
+layer; the clock ticks inside that same process (`config.asgi_embedded`), so the round
+close reaches the connected seats. Server and demo players run as child processes;
+Ctrl-C (or SIGTERM) stops them together.
 """
 
 import signal
@@ -13,7 +17,7 @@ from django.core.management.base import BaseCommand
 
 
 class Command(BaseCommand):
-    help = "Serve the site with runserver and run the round clock beside it."
+    help = "Serve the site (pages and WebSockets, uvicorn) and run the round clock beside it."
 
     def add_arguments(self, parser):
         parser.add_argument("--host", default="127.0.0.1")
@@ -26,10 +30,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, host, port, no_demo_players, **options):
         manage = [sys.executable, "manage.py"]
-        commands = [
-            manage + ["run_clock"],
-            manage + ["runserver", "--noreload", f"{host}:{port}"],
-        ]
+        commands = [asgi_server(host=host, port=port)]
         if not no_demo_players and "play_demo" in get_commands():
             commands.append(manage + ["play_demo"])
         children = [subprocess.Popen(cmd) for cmd in commands]
@@ -53,3 +54,16 @@ class Command(BaseCommand):
                     child.wait(timeout=10)
                 except subprocess.TimeoutExpired:
                     child.kill()
+
+
+def asgi_server(*, host: str, port: str) -> list[str]:
+    """The ASGI server's command line: one process serving the site and the clock."""
+    return [sys.executable, "-m", "uvicorn", "config.asgi_embedded:application"] + [
+        "--host",
+        host,
+        "--port",
+        str(port),
+        # The clock starts with the server and stops with it.
+        "--lifespan",
+        "on",
+    ]

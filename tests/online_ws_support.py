@@ -1,0 +1,134 @@
+"""Helpers of the live table server's tests: an online round open now, its seats, a
+simple robot that plays whatever its view says is legal, and the leak inspector."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.utils import timezone
+
+import play
+from scoring import SEATS, partner_of
+from tournaments.models import Board, Round, Table
+from tournaments.online import seats
+from tournaments.services import clock
+from tournaments.services.tokens import issue_token
+
+SUITS = "SHDC"
+
+
+def open_online_round(
+    make_tournament,
+    register_pairs,
+    *,
+    pairs=4,
+    boards=2,
+    rounds=2,
+    round_length=timedelta(hours=1),
+):
+    """An online tournament whose round 1 is open now (for an hour): (round, tables)."""
+    now = timezone.now()
+    tournament = make_tournament(
+        play="online",
+        registration_opens_at=now - timedelta(days=1),
+        start_at=now - timedelta(seconds=1),
+        rounds=rounds,
+        boards_per_round=boards,
+        round_length=round_length,
+        gap_length=timedelta(0),
+    )
+    register_pairs(tournament, pairs, now=now - timedelta(minutes=10))
+    clock.advance(now=now)
+    first = Round.objects.get(tournament=tournament, number=1)
+    assert first.status == "open", first.status
+    tables = list(
+        Table.objects.filter(round=first).select_related("ns_pair", "ew_pair").order_by("number")
+    )
+    return first, tables
+
+
+def seated_users(table: Table) -> dict:
+    """seat -> the user sitting there."""
+    by_id = get_user_model().objects.in_bulk(seats.table_seats(table).values())
+    return {seat: by_id[user_id] for seat, user_id in seats.table_seats(table).items()}
+
+
+def token_of(user) -> str:
+    return issue_token(user=user)[1]
+
+
+def session_cookie(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}"
+
+
+def board_path(table: Table, board_number: int) -> str:
+    return f"/ws/tables/{table.pk}/boards/{board_number}/"
+
+
+def dealt_hands(table: Table, board_number: int) -> dict[str, set[str]]:
+    board = Board.objects.get(round_id=table.round_id, number=board_number)
+    state = play.BoardState.start(board.deal, board.dealer, board.vulnerability)
+    return {seat: set(state.hand_of(seat)) for seat in SEATS}
+
+
+def is_card(text) -> bool:
+    return (
+        isinstance(text, str) and len(text) == 2 and text[0] in SUITS and text[1] in "AKQJT98765432"
+    )
+
+
+def robot_action(view: dict) -> dict | None:
+    """The action a seat's robot takes from its view: the first caller opens 1C and
+    everyone else passes, then the first legal card. None when it is not to act."""
+    legal = view.get("legal") or []
+    if not legal:
+        return None
+    seq = view["next_seq"]
+    if is_card(legal[0]):
+        return {"seq": seq, "type": "card", "card": legal[0]}
+    if not view["auction"] and "1C" in legal:
+        # Alerted, so the leak test can check partner never sees it.
+        return {"seq": seq, "type": "call", "call": "1C", "alert": "could be short"}
+    return {"seq": seq, "type": "call", "call": "P" if "P" in legal else legal[0]}
+
+
+def cards_in(message) -> set[str]:
+    """Every card named anywhere in a message (hands, play, legal, anything)."""
+    found: set[str] = set()
+    if isinstance(message, dict):
+        for value in message.values():
+            found |= cards_in(value)
+    elif isinstance(message, list | tuple):
+        for value in message:
+            found |= cards_in(value)
+    elif is_card(message):
+        found.add(message)
+    return found
+
+
+def allowed_cards(viewer: str | None, view: dict | None, hands: dict[str, set[str]]) -> set[str]:
+    """What `viewer` (a seat, or None: no seat) may see given the state the message
+    shows: the cards played so far, its own hand, dummy after the opening lead, all
+    four once the board is over. Computed from the deal, not from the message's hands."""
+    if view is None:
+        return set()
+    played = {entry["card"] for entry in view["play"]}
+    if viewer is None:
+        return played
+    allowed = played | hands[viewer]
+    if played:
+        auction = [play.Call(entry["seat"], entry["call"]) for entry in view["auction"]]
+        state = play.BoardState.replay(
+            {seat: sorted(cards) for seat, cards in hands.items()},
+            view["dealer"],
+            view["vulnerability"],
+            auction,
+        )
+        allowed |= hands[partner_of(state.declarer)]
+    if len(played) == 52:
+        allowed = set().union(*hands.values())
+    return allowed

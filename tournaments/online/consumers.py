@@ -1,0 +1,208 @@
+"""The live table server: one WebSocket per seat and board (SPEC 9, docs/PLAY_PROTOCOL.md).
+
+`ws/tables/<table_id>/boards/<n>/`, or with the table named as the HTTP API names it,
+`ws/tournaments/<id>/rounds/<r>/tables/<t>/boards/<n>/` — a seat, an organiser
+watching, or (after the round closed) anyone. The consumer stays thin: every view is
+`services.board_view` built for THIS connection's user on the server, every action goes
+through `services.act`; the channel layer only carries "action s of board n is stored"
+to the table's group, never a card, so nothing one seat may not see can travel to it.
+
+Per connection, the messages carrying a view have strictly increasing `seq` (the number
+of the last action they announce): the reply to the seat's own action and the group's
+event of that same action are one message, and an event the snapshot already contains
+is not sent again.
+"""
+
+from __future__ import annotations
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils.translation import gettext as _
+
+from ..errors import NotAllowed, NotFound, ServiceError
+from . import live_reads, services
+from .ws_auth import TOKEN_REFUSAL
+
+# Close codes (4000–4999 are the application's): the number says why, an "error"
+# message sent just before says it in words.
+CLOSE_UNAUTHENTICATED = 4401  # a token was presented and refused
+CLOSE_NOT_ALLOWED = 4403  # may not watch this board (yet)
+CLOSE_NOT_FOUND = 4404  # no such table or board
+
+
+def table_group(table_id: int) -> str:
+    """The Channels group of a table's sockets (part A's `events` sends to it)."""
+    return f"table-{table_id}"
+
+
+def _close_code(error: ServiceError) -> int:
+    if isinstance(error, NotFound):
+        return CLOSE_NOT_FOUND
+    if isinstance(error, NotAllowed):
+        return CLOSE_NOT_ALLOWED
+    return CLOSE_NOT_ALLOWED
+
+
+def _view_seq(view: dict) -> int:
+    """The number of the last action a view contains (next_seq - 1)."""
+    return int(view["next_seq"]) - 1
+
+
+@database_sync_to_async
+def _load_table(route: dict):
+    if "table_id" in route:
+        return live_reads.table_for_socket(table_id=route["table_id"])
+    return live_reads.table_for_socket(
+        tournament_id=route["tournament_id"],
+        round_number=route["number"],
+        table_number=route["table"],
+    )
+
+
+@database_sync_to_async
+def _board_view(*, table, board_number: int, user) -> dict:
+    return services.board_view(table=table, board_number=board_number, user=user)
+
+
+@database_sync_to_async
+def _act(*, table, board_number: int, user, action: dict) -> dict:
+    return services.act(table=table, board_number=board_number, user=user, action=action)
+
+
+@database_sync_to_async
+def _next_seat(*, user, closed_round_id: int) -> dict | None:
+    return live_reads.next_seat(user=user, closed_round_id=closed_round_id)
+
+
+class BoardConsumer(AsyncJsonWebsocketConsumer):
+    """One board at one table, for one user (seat, organiser or watcher)."""
+
+    table = None
+    watching = False  # True once the snapshot was sent: only then do events flow
+    last_seq: int | None = None
+
+    @property
+    def user(self):
+        return self.scope["user"]
+
+    async def connect(self):
+        route = self.scope["url_route"]["kwargs"]
+        self.board_number = int(route["board"])
+        # Accepted first, so the refusal can be told in words and with a close code
+        # (a handshake refused before acceptance is only an HTTP 403).
+        await self.accept()
+        refusal = self.scope.get(TOKEN_REFUSAL)
+        if refusal is not None:
+            await self.refuse(refusal, CLOSE_UNAUTHENTICATED)
+            return
+        self.table = await _load_table(route)
+        if self.table is None:
+            await self.refuse(_("No such table."), CLOSE_NOT_FOUND)
+            return
+        self.table_id = self.table.pk
+        # Joined before the snapshot is read: an action stored in between arrives as an
+        # event after it (and is dropped if the snapshot already has it), never lost.
+        await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        try:
+            view = await self.current_view()
+        except ServiceError as error:
+            await self.leave()
+            await self.refuse(str(error), _close_code(error))
+            return
+        self.watching = True
+        await self.send_view("snapshot", view, _view_seq(view))
+
+    async def disconnect(self, code):
+        await self.leave()
+
+    async def leave(self):
+        if self.table is not None:
+            await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+        self.watching = False
+
+    async def refuse(self, message: str, code: int):
+        await self.send_json({"type": "error", "error": str(message)})
+        await self.close(code=code)
+
+    async def current_view(self) -> dict:
+        return await _board_view(table=self.table, board_number=self.board_number, user=self.user)
+
+    async def send_view(self, kind: str, view: dict, seq: int, **extra):
+        self.last_seq = seq if self.last_seq is None else max(self.last_seq, seq)
+        await self.send_json(
+            {"type": kind, "board": self.board_number, "seq": seq, "view": view, **extra}
+        )
+
+    # From the client -------------------------------------------------------------
+
+    async def receive_json(self, content, **kwargs):
+        if not self.watching:
+            return
+        if not isinstance(content, dict) or content.get("type") != "action":
+            await self.send_error(_('Unknown message: send {"type": "action", …}.'))
+            return
+        action = {key: value for key, value in content.items() if key not in ("type", "action")}
+        action["type"] = content.get("action")
+        try:
+            view = await _act(
+                table=self.table, board_number=self.board_number, user=self.user, action=action
+            )
+        except ServiceError as error:
+            await self.send_error(str(error))
+            return
+        await self.send_view("view", view, _view_seq(view))
+
+    async def decode_json(self, text_data):
+        try:
+            return await super().decode_json(text_data)
+        except ValueError:
+            return None
+
+    async def send_error(self, message: str):
+        """A refusal, to this client only, with the state it should now play from."""
+        try:
+            view = await self.current_view()
+        except ServiceError as error:
+            await self.leave()
+            await self.refuse(str(error), _close_code(error))
+            return
+        seq = _view_seq(view)
+        self.last_seq = seq if self.last_seq is None else max(self.last_seq, seq)
+        await self.send_json({"type": "error", "error": str(message), "seq": seq, "view": view})
+
+    # From the table's group ------------------------------------------------------
+
+    async def table_event(self, event):
+        """Action `seq` of board `board` is stored: send THIS user's view of it."""
+        if not self.watching or event.get("board") != self.board_number:
+            return
+        seq = int(event["seq"])
+        if self.last_seq is not None and seq <= self.last_seq:
+            return
+        try:
+            view = await self.current_view()
+        except ServiceError as error:
+            await self.leave()
+            await self.refuse(str(error), _close_code(error))
+            return
+        await self.send_view("view", view, seq)
+
+    async def round_closed(self, event):
+        """The bell: the board is cut off if unfinished; say so, and where to sit next."""
+        if not self.watching:
+            return
+        round_id = event.get("round_id") or self.table.round_id
+        next_seat = await _next_seat(user=self.user, closed_round_id=round_id)
+        try:
+            view = await self.current_view()
+        except ServiceError:
+            view = None
+        await self.send_json(
+            {
+                "type": "round_closed",
+                "board": self.board_number,
+                "round": self.table.round.number,
+                "next": next_seat,
+                "view": view,
+            }
+        )

@@ -95,7 +95,7 @@ def plan_round(tournament, readers: int, rng: random.Random) -> dict:
 
     from tournaments.models import ApiToken, Table
     from tournaments.selectors import current_round
-    from tournaments.services.simulation import board_facts, plausible_entry
+    from tournaments.services.simulator import board_facts, plausible_entry
 
     current = current_round(tournament)
     assert current.status == "open" and current.ends_at > timezone.now() + timedelta(minutes=5)

@@ -38,7 +38,7 @@ from ..models import (
     Tournament,
     TournamentStatus,
 )
-from . import clock
+from . import analysis, clock
 from .bulk_registration import ensure_players
 from .registration import register_pair
 from .results import ContractEntry, submit_result
@@ -73,9 +73,8 @@ def board_facts(boards: Iterable[Board]) -> dict[int, DealFacts]:
     stored: dict[int, solver.Tricks] = {}
     for board in boards:
         # A board already analysed (its round closed) carries its tricks; reuse them.
-        data = getattr(board, "double_dummy", None)
-        if isinstance(data, dict) and isinstance(data.get("tricks"), dict):
-            stored[board.id] = data["tricks"]
+        if (analysed := analysis.double_dummy(board=board)) is not None:
+            stored[board.id] = analysed.tricks
     unsolved = [b for b in boards if b.id not in stored]
     for board, tricks in zip(unsolved, solver.tricks([b.deal for b in unsolved]), strict=True):
         stored[board.id] = tricks

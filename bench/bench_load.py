@@ -93,7 +93,7 @@ def plan_round(tournament, readers: int, rng: random.Random) -> dict:
     from django.utils import timezone
 
     from tournaments.models import ApiToken, Table
-    from tournaments.services.simulation import board_facts, plausible_entry
+    from tournaments.services.simulator import board_facts, plausible_entry
 
     current = tournament.round_set.current()
     assert current.status == "open" and current.ends_at > timezone.now() + timedelta(minutes=5)

@@ -76,7 +76,7 @@ def build_field(
     the benchmarks are about; the rows are the same ones the service would write.
     """
     from tournaments.models import Tournament
-    from tournaments.services.simulation import ensure_players, register_pairs_in_bulk
+    from tournaments.services.bulk_registration import ensure_players, register_pairs_in_bulk
 
     players = ensure_players([f"bench{i + 1:05d}" for i in range(pairs * 2)])
     tournament = Tournament.objects.create(
@@ -118,7 +118,7 @@ def bulk_results(*, round, rng: random.Random, unfinished: float = 0.05, now: da
     """
     from tournaments.models import Board, BoardResult, Table
     from tournaments.services.results import score_entry
-    from tournaments.services.simulation import board_facts, plausible_entry
+    from tournaments.services.simulator import board_facts, plausible_entry
 
     boards = list(Board.objects.filter(round=round).order_by("number"))
     facts = board_facts(boards)

@@ -28,9 +28,9 @@ from django.db import connection
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from tournaments import double_dummy, tasks
+from tournaments import demo, double_dummy, tasks
 from tournaments.models import Board, Round
-from tournaments.services import analysis, demo
+from tournaments.services import analysis
 from tournaments.services.clock import advance
 
 # --- A real threaded server under a burst of board-page requests -------------------------

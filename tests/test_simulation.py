@@ -1,4 +1,5 @@
-"""Simulated tables and events (tournaments.services.simulation) and the demo built on them.
+"""Simulated tables (simulation) and events (tournaments.services.simulator) and the demo
+(tournaments.demo) built on them.
 
 The simulation must produce valid results only through the services, play an event to
 the end with sensible scores, and the demo's players must enter results only while a
@@ -17,6 +18,8 @@ import pytest
 from django.core.management import call_command
 
 import scoring
+import simulation
+from tournaments import demo, double_dummy
 from tournaments.deals import hands_of, high_card_points
 from tournaments.models import (
     BoardResult,
@@ -31,7 +34,7 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
-from tournaments.services import clock, demo, results, simulation
+from tournaments.services import clock, results, simulator
 
 pytestmark = pytest.mark.django_db
 
@@ -42,18 +45,18 @@ DEAL = "N:AK65.Q872.A2.K32 874.KJT653.T86.9 JT32.A.Q74.J8765 Q9.94.KJ953.AQT4"
 def counted_submissions(monkeypatch):
     """Counts the simulation's calls of the result service (and still makes them)."""
     calls = []
-    real = simulation.submit_result
+    real = simulator.submit_result
 
     def submit(**kwargs):
         calls.append(kwargs)
         return real(**kwargs)
 
-    monkeypatch.setattr(simulation, "submit_result", submit)
+    monkeypatch.setattr(simulator, "submit_result", submit)
     return calls
 
 
 def test_plausible_entries_are_valid_and_close_to_double_dummy():
-    tricks = simulation.double_dummy_tricks([DEAL])[0]
+    tricks = double_dummy.tricks([DEAL])[0]
     assert tricks["N"]["S"] == 9 and tricks["E"]["H"] == 7  # checked by hand in DDS
     hands = hands_of(DEAL)
     rng = random.Random(1)
@@ -67,7 +70,7 @@ def test_plausible_entries_are_valid_and_close_to_double_dummy():
             vulnerability=vulnerability,
         )
         for _ in range(150):
-            entry = simulation.plausible_entry(facts, rng)
+            entry = simulator.plausible_entry(facts, rng)
             fields = results.score_entry(entry, vulnerability)  # raises if invalid
             contracts.add(fields["contract"])
             if fields["state"] == ResultState.PASSED_OUT:
@@ -75,7 +78,7 @@ def test_plausible_entries_are_valid_and_close_to_double_dummy():
             contract = scoring.parse_contract(fields["contract"])
             strain, declarer = contract.strain, fields["declarer"]
             off_by[abs(fields["tricks"] - tricks[declarer][strain])] += 1
-            lead_hand = hands[simulation.LEFT_HAND[declarer]]
+            lead_hand = hands[scoring.seat_offset(declarer, 1)]
             assert fields["lead"][1] in lead_hand[fields["lead"][0]]
     played = sum(off_by.values())
     assert set(off_by) <= {0, 1, 2}
@@ -91,7 +94,7 @@ def test_a_simulated_event_is_played_to_the_end_through_the_services(
     bystander = make_tournament(start_at=t0 - timedelta(days=400))
     register_pairs(bystander, 2, now=t0 - timedelta(days=401))
 
-    report = simulation.simulate_tournament(
+    report = simulator.simulate_tournament(
         pairs=6,
         rounds=3,
         boards_per_round=2,
@@ -161,7 +164,7 @@ def test_a_simulated_event_is_played_to_the_end_through_the_services(
 
 @pytest.mark.parametrize("method", ["MP", "XIMP"])
 def test_simulated_events_score_by_every_method(method, t0):
-    report = simulation.simulate_tournament(
+    report = simulator.simulate_tournament(
         pairs=4,
         rounds=2,
         boards_per_round=1,
@@ -202,16 +205,16 @@ def test_the_demo_players_enter_results_only_while_the_round_is_open(
     def stored() -> int:
         return BoardResult.objects.filter(table__round__tournament=tournament).count()
 
-    assert simulation.play_tick(now=t0 - timedelta(seconds=1), unfinished=0) == 0
-    assert simulation.play_tick(now=t0 + length * 0.1, unfinished=0) == 0  # nobody's done yet
+    assert demo.play_tick(now=t0 - timedelta(seconds=1), unfinished=0) == 0
+    assert demo.play_tick(now=t0 + length * 0.1, unfinished=0) == 0  # nobody's done yet
     # The bell has rung but the clock has not ticked yet: the round is still "open".
-    assert simulation.play_tick(now=first.ends_at, unfinished=0) == 0
-    assert simulation.play_tick(now=first.ends_at + timedelta(minutes=3), unfinished=0) == 0
+    assert demo.play_tick(now=first.ends_at, unfinished=0) == 0
+    assert demo.play_tick(now=first.ends_at + timedelta(minutes=3), unfinished=0) == 0
     assert stored() == 0
 
     near_the_end = t0 + length * 0.95
-    assert simulation.play_tick(now=near_the_end, unfinished=0) == 4  # 2 tables × 2 boards
-    assert simulation.play_tick(now=near_the_end, unfinished=0) == 0  # each entered once
+    assert demo.play_tick(now=near_the_end, unfinished=0) == 4  # 2 tables × 2 boards
+    assert demo.play_tick(now=near_the_end, unfinished=0) == 0  # each entered once
     assert not BoardResult.objects.filter(table__round__tournament=other).exists()
     for result in BoardResult.objects.filter(table__round=first):
         assert result.entered_at == near_the_end
@@ -220,7 +223,7 @@ def test_the_demo_players_enter_results_only_while_the_round_is_open(
     clock.advance(now=first.ends_at)
     first.refresh_from_db()
     assert first.status == RoundStatus.CLOSED
-    assert simulation.play_tick(now=first.ends_at + timedelta(seconds=1), unfinished=0) == 0
+    assert demo.play_tick(now=first.ends_at + timedelta(seconds=1), unfinished=0) == 0
     assert stored() == 4
 
 
@@ -231,9 +234,9 @@ def test_the_demo_plan_spreads_entries_and_leaves_some_unfinished(
     register_pairs(tournament, 40)
     clock.advance(now=t0)
     first = Round.objects.get(tournament=tournament, number=1)
-    tables = simulation.round_tables(first)
-    plan = simulation.plan_round(first, tables, [1, 2, 3], unfinished=0.1)
-    assert plan == simulation.plan_round(first, tables, [1, 2, 3], unfinished=0.1)
+    tables = simulator.round_tables(first)
+    plan = demo.plan_round(first, tables, [1, 2, 3], unfinished=0.1)
+    assert plan == demo.plan_round(first, tables, [1, 2, 3], unfinished=0.1)
     assert 40 < len(plan) < 60  # 20 tables × 3 boards, about a tenth left out
     for planned in plan:
         share = (planned.at - first.starts_at) / (first.ends_at - first.starts_at)

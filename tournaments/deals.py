@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import secrets
 
-SUITS = "SHDC"  # PBN order within a hand
-RANKS = "AKQJT98765432"
-HANDS = "NESW"
+from scoring import RANKS, SEATS, SUITS
 
 _deck = [(suit, rank) for suit in SUITS for rank in RANKS]
 _system_random = secrets.SystemRandom()
@@ -30,10 +28,10 @@ def generate_deal() -> str:
 def hands_of(deal: str) -> dict[str, dict[str, str]]:
     """{'N': {'S': 'AKQ', 'H': …}, …} from a PBN deal string (any first seat)."""
     first, _, rest = deal.partition(":")
-    start = HANDS.index(first.strip().upper())
+    start = SEATS.index(first.strip().upper())
     result: dict[str, dict[str, str]] = {}
     for offset, hand in enumerate(rest.split()):
-        seat = HANDS[(start + offset) % 4]
+        seat = SEATS[(start + offset) % 4]
         result[seat] = dict(zip(SUITS, hand.split("."), strict=True))
     return result
 

@@ -22,11 +22,14 @@ import threading
 from collections.abc import Sequence
 from typing import NamedTuple
 
-SEATS = ("N", "E", "S", "W")  # endplay's Player order
-STRAINS = ("C", "D", "H", "S", "NT")  # bidding order: the columns of a makeable table
-# endplay's Denom order (spades first) is the row order of DDTable.to_list().
+from scoring import SEATS, VULNERABILITIES
+
+# endplay is imported inside the functions that solve, not for a cycle: importing it costs
+# seconds (endplay.dealer) and loads DDS, which web processes, which never solve, skip.
+
+# scoring.SEATS (N E S W) is endplay's Player order too; its Denom order (spades first,
+# not scoring.STRAINS' bidding order) is the row order of DDTable.to_list().
 _DENOM_ORDER = ("S", "H", "D", "C", "NT")
-VULNERABILITIES = ("None", "NS", "EW", "Both")
 
 # Deals per solver call. DDS's CalcAllTables solves several deals at once on all cores
 # and takes at most MAXNOOFTABLES (40) deals with all five strains; 32 stays under it.

@@ -11,13 +11,12 @@ from django.forms.utils import flatatt
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 import scoring
 
 from .models import BoardResult, ResultState
 from .services.results import ContractEntry
-from .templatetags.bridge import SEAT_SHORT
+from .templatetags.bridge import NT, SEAT_SHORT, SUIT_SYMBOLS
 from .validators import validate_name
 
 User = get_user_model()
@@ -25,16 +24,9 @@ User = get_user_model()
 NONE = ("", "—")
 PASS = "P"
 LEVELS = [NONE, *[(str(n), str(n)) for n in range(1, 8)], (PASS, _("All pass"))]
-STRAINS = [
-    NONE,
-    ("C", "♣"),
-    ("D", "♦"),
-    ("H", "♥"),
-    ("S", "♠"),
-    ("NT", pgettext_lazy("strain", "NT")),
-]
+STRAINS = [NONE, *[(s, NT if s == "NT" else SUIT_SYMBOLS[s]) for s in scoring.STRAINS]]
 DOUBLINGS = [("", "·"), ("X", "X"), ("XX", "XX")]
-DECLARERS = [NONE, *[(s, SEAT_SHORT[s]) for s in "NESW"]]
+DECLARERS = [NONE, *[(s, SEAT_SHORT[s]) for s in scoring.SEATS]]
 TRICKS = [NONE, *[(str(n), str(n)) for n in range(14)]]
 # The usual results first: made exactly, overtricks, then undertricks.
 RESULTS = [
@@ -43,7 +35,7 @@ RESULTS = [
     *[(f"+{n}", f"+{n}") for n in range(1, 7)],
     *[(f"-{n}", f"\u2212{n}") for n in range(1, 14)],
 ]
-LEAD_SUITS = [NONE, ("S", "♠"), ("H", "♥"), ("D", "♦"), ("C", "♣")]
+LEAD_SUITS = [NONE, *[(s, SUIT_SYMBOLS[s]) for s in scoring.SUITS]]
 LEAD_RANKS = [NONE, *[(r, "10" if r == "T" else r) for r in scoring.RANKS]]
 
 

@@ -15,8 +15,8 @@ from tournaments.models import (
     Round,
     Table,
 )
+from tournaments.services.bulk_registration import ensure_players, register_pairs_in_bulk
 from tournaments.services.clock import advance
-from tournaments.services.simulation import ensure_players, register_pairs_in_bulk
 
 # A handful of (contract, declarer, tricks) that make realistic, varied scores.
 PLAYS = [

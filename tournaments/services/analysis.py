@@ -28,13 +28,13 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from scoring import STRAINS as STRAINS  # the columns of a makeable-contracts table (pages)
+
 from .. import double_dummy as solver
 from ..models import Board, RoundStatus
 
 logger = logging.getLogger(__name__)
 
-SEATS = solver.SEATS
-STRAINS = solver.STRAINS  # the order of a makeable-contracts table
 # The shape of `Board.double_dummy`. Raising it needs a data migration that sets the
 # boards' double_dummy to NULL, so that the clock solves them again (the pending boards
 # are found by an index on double_dummy IS NULL); until then pages show them as pending.
@@ -55,7 +55,7 @@ class ParContract:
 
 @dataclass(frozen=True)
 class DoubleDummy:
-    tricks: dict[str, dict[str, int]]  # {"N": {"C": 7, …, "NT": 8}, …}
+    tricks: solver.Tricks  # {"N": {"C": 7, …, "NT": 8}, …}
     par_score: int  # NS view
     par_contracts: list[ParContract]
 

@@ -6,9 +6,10 @@ import threading
 from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections
 
+from tournaments.demo import play_tick
 from tournaments.errors import ServiceError
-from tournaments.models import Tournament
-from tournaments.services.simulation import play_tick, refuse_demo_data_unless_allowed
+from tournaments.models import Tournament, TournamentStatus
+from tournaments.services.simulator import refuse_demo_data_unless_allowed
 
 
 class Command(BaseCommand):
@@ -55,7 +56,7 @@ class Command(BaseCommand):
             close_old_connections()
             try:
                 chosen = (
-                    Tournament.objects.filter(pk__in=tournament, status="running")
+                    Tournament.objects.filter(pk__in=tournament, status=TournamentStatus.RUNNING)
                     if tournament
                     else None
                 )

@@ -1,5 +1,5 @@
 """Demo data for `make run`: an organiser login, a live event that plays itself and a
-finished one (see tournaments.services.demo)."""
+finished one (see tournaments.demo)."""
 
 import logging
 
@@ -7,13 +7,13 @@ from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments.errors import ServiceError
-from tournaments.services.demo import (
+from tournaments.demo import (
     DEMO_ORGANISER,
     DEMO_PASSWORD,
     DEMO_PLAYER_PASSWORD,
     ensure_demo,
 )
+from tournaments.errors import ServiceError
 
 
 class Command(BaseCommand):

@@ -9,8 +9,9 @@ from django.utils.dateparse import parse_datetime
 
 from tournaments import selectors
 from tournaments.errors import ServiceError
+from tournaments.models import ScoringMethod
 from tournaments.services import analysis
-from tournaments.services.simulation import simulate_tournament
+from tournaments.services.simulator import simulate_tournament
 
 
 class Command(BaseCommand):
@@ -24,7 +25,9 @@ class Command(BaseCommand):
         parser.add_argument("--pairs", type=int, default=16)
         parser.add_argument("--rounds", type=int, default=5)
         parser.add_argument("--boards", type=int, default=4, help="boards per round")
-        parser.add_argument("--scoring", choices=["MP", "IMP", "XIMP"], default="IMP")
+        parser.add_argument(
+            "--scoring", choices=ScoringMethod.values, default=ScoringMethod.IMP.value
+        )
         parser.add_argument(
             "--unfinished",
             type=float,

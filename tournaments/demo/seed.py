@@ -1,4 +1,4 @@
-"""The demo a newcomer watches after `make run`: players, an organiser and two events.
+"""The demo's organiser, players and events: what `seed_demo` (and `make run`) sets up.
 
 A live event starts within a minute of the server, with two-minute rounds that
 `manage.py play_demo` plays at a human pace while the clock cuts off, scores and
@@ -14,15 +14,16 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 from django.utils import timezone
 
-from ..models import Round, Table, Tournament, TournamentStatus
-from . import analysis, board_scoring
-from .permissions import directors_group
-from .registration import register_pair
-from .simulation import ensure_players as ensure_users
-from .simulation import refuse_demo_data_unless_allowed, simulate_tournament
+from ..models import Round, ScoringMethod, Table, Tournament, TournamentStatus
+from ..services import analysis, board_scoring
+from ..services.bulk_registration import ensure_players as ensure_users
+from ..services.permissions import directors_group
+from ..services.registration import register_pair
+from ..services.simulator import refuse_demo_data_unless_allowed, simulate_tournament
 
 User = get_user_model()
 
@@ -80,7 +81,7 @@ DEMO_NAMES = [
 ]
 
 
-def ensure_organiser() -> User:
+def ensure_organiser() -> AbstractUser:
     """The demo's tournament director: staff in the "Tournament directors" group, not a
     superuser, as docs/SECURITY.md advises for real organisers."""
     refuse_demo_data_unless_allowed()
@@ -118,7 +119,7 @@ def is_stale(tournament: Tournament, now: datetime) -> bool:
     """A live demo whose clock stopped: its start or its open round's bell is long past."""
     if tournament.status == TournamentStatus.SCHEDULED:
         return tournament.start_at < now - STALE_AFTER
-    latest = Round.objects.filter(tournament=tournament).order_by("-number").first()
+    latest = tournament.round_set.current()
     if latest is None:
         return tournament.start_at < now - STALE_AFTER
     return latest.ends_at < now - STALE_AFTER
@@ -216,7 +217,7 @@ def _create_live(
         boards_per_round=boards_per_round,
         round_length=timedelta(minutes=round_minutes),
         gap_length=timedelta(seconds=gap_seconds),
-        scoring_method="IMP",
+        scoring_method=ScoringMethod.IMP,
         created_by=organiser,
     )
     players = ensure_players(pairs * 2)
@@ -256,7 +257,7 @@ def ensure_finished_demo(
         pairs=pairs,
         rounds=rounds,
         boards_per_round=boards_per_round,
-        scoring_method="MP",
+        scoring_method=ScoringMethod.MP,
         unfinished=0.03,
         name=DEMO_FINISHED_NAME,
         description="Played by simulated tables when the demo was set up: every board's "

@@ -319,10 +319,11 @@ def submit_result(
         )
         if context is None:
             raise NotFound(_("This table's round no longer exists."))
-        *context, play_mode = context
-        if play_mode == PlayMode.ONLINE and not allowed(user, DIRECT_RESULTS):
+        number, status, starts_at, ends_at, closed_at, t_status, board_id, vul, existing, play = (
+            context
+        )
+        if play == PlayMode.ONLINE and not allowed(user, DIRECT_RESULTS):
             raise ResultRefused(_("This tournament is played online: results are stored by play."))
-        number, status, starts_at, ends_at, closed_at, t_status, board_id, vul, existing = context
         # The round as locked, for the one rule of who may enter (no query: built here).
         locked = Round(
             id=table.round_id, number=number, status=status, starts_at=starts_at,

@@ -10,8 +10,8 @@ from django.test.utils import CaptureQueriesContext
 from endplay.parsers import pbn as pbn_parser
 from test_api_support import Api
 
-from tournaments import live_cache
 from tournaments.exports import pbn, usebio
+from tournaments.live import cache as live_cache
 from tournaments.services import clock
 
 pytest_plugins = ["test_exports_support", "test_api_support"]

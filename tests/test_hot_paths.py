@@ -16,10 +16,11 @@ import time_machine
 from clock_support import submit
 from django.core.cache import cache
 
-from tournaments import live_cache, selectors, sql
+from tournaments import selectors, sql
 from tournaments.api import lookups
 from tournaments.api.auth import token_user
 from tournaments.errors import NotFound
+from tournaments.live import cache as live_cache
 from tournaments.models import ApiToken, BoardResult, Pair, ResultState, Round, Table
 from tournaments.services import clock
 from tournaments.services.registration import withdraw_pair
@@ -257,8 +258,8 @@ def eager_tasks():
 def test_the_clock_tick_warms_what_the_pages_of_a_moved_tournament_ask_for(
     shared_cache, eager_tasks, running, t0
 ):
+    from tournaments.live.cached import warm
     from tournaments.tasks import clock_tick
-    from tournaments.views.cached import warm
 
     tournament, _pairs, round = running
     assert live_cache.is_shared()
@@ -279,7 +280,7 @@ def test_the_clock_tick_warms_what_the_pages_of_a_moved_tournament_ask_for(
 
 
 def test_nothing_is_warmed_into_a_cache_no_other_process_sees(running):
-    from tournaments.views.cached import warm
+    from tournaments.live.cached import warm
 
     tournament, _pairs, _round = running
     cache.clear()

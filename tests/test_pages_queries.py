@@ -15,7 +15,7 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils import translation
 
-from tournaments import live_cache
+from tournaments.live import cache as live_cache
 from tournaments.models import Pair, Round, Table
 from tournaments.services import analysis
 from tournaments.services.clock import advance

@@ -15,7 +15,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
-from tournaments import double_dummy, live_cache
+from tournaments import double_dummy
+from tournaments.live import cache as live_cache
 from tournaments.models import BoardResult, Pair, PairStatus, Round, Table
 from tournaments.services import analysis
 from tournaments.services.clock import advance, rescore_round

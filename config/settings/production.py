@@ -58,7 +58,7 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
-# Pages cache what they show per change of a tournament (tournaments/live_cache.py);
+# Pages cache what they show per change of a tournament (tournaments/live/cache.py);
 # a shared Redis cache lets every gunicorn worker use one copy, and the clock warm it.
 CACHE_URL = env("CACHE_URL", default=CELERY_BROKER_URL or "")
 if CACHE_URL:

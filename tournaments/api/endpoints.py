@@ -6,13 +6,13 @@ from __future__ import annotations
 from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from ninja import Query, Router, Status
-from pydantic import TypeAdapter
 
-from .. import limits, live_cache, selectors
+from .. import limits, selectors
 from ..errors import ClockError
+from ..live import cached
+from ..live.schemas import StandingOut
 from ..models import RoundStatus, Tournament
 from ..services import clock, registration, results, setup
-from ..views import cached
 from . import lookups
 from .auth import organiser_auth, token_auth
 from .schemas import (
@@ -26,7 +26,6 @@ from .schemas import (
     ResultIn,
     ResultOut,
     RoundOut,
-    StandingOut,
     StartedOut,
     TournamentIn,
     TournamentOut,
@@ -38,19 +37,12 @@ ERRORS = {400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut}
 WRITE_ERRORS = {**ERRORS, 401: ErrorOut, 403: ErrorOut, 429: ErrorOut}
 
 
-_STANDINGS = TypeAdapter(list[StandingOut])
-
-
 # --- shaping answers -----------------------------------------------------------------
 
 
 def _player(user) -> dict:
     profile = getattr(user, "profile", None)
     return {"username": user.get_username(), "name": profile.name if profile else user.username}
-
-
-def _player_name(player: selectors.PlayerName) -> dict:
-    return {"username": player.username, "name": player.name}
 
 
 def _pair(pair) -> dict:
@@ -281,8 +273,8 @@ def get_round(request, tournament_id: int, number: int):
                 "table": table.number,
                 "ns": table.ns_pair.id,
                 "ew": table.ew_pair.id,
-                "ns_players": [_player_name(p) for p in table.ns_pair.players],
-                "ew_players": [_player_name(p) for p in table.ew_pair.players],
+                "ns_players": [cached.player_json(p) for p in table.ns_pair.players],
+                "ew_players": [cached.player_json(p) for p in table.ew_pair.players],
             }
             for table in tables
         ],
@@ -327,35 +319,7 @@ def get_standings(request, tournament_id: int):
     # Standings only change at a close, a re-score or a withdrawal (the live version);
     # readers poll them all through a round, so each version is serialised once.
     version = selectors.live_version(tournament_id=t.pk)
-    return HttpResponse(standings_json(t, version), content_type="application/json")
-
-
-def standings_json(t: Tournament, version: str) -> bytes:
-    """The standings answer, serialised once per live version (and warmed by the clock)."""
-    return live_cache.get_or_build(
-        live_cache.key("api-standings", t.pk, version),
-        lambda: _STANDINGS.dump_json(_STANDINGS.validate_python(_standings_rows(t, version))),
-    )
-
-
-def _standings_rows(t: Tournament, version: str) -> list[dict]:
-    # The rows the pages already built for this version, not a second read.
-    return [
-        {
-            "pair": row.pair_id,
-            "registration_no": row.registration_no,
-            "players": [_player_name(p) for p in row.players],
-            "position": row.position,
-            "rank": row.rank,
-            "total": row.total,
-            "boards_completed": row.boards_completed,
-            "completion": round(row.completion * 100, 2),
-            "completed": row.completed,
-            "master_points": row.master_points,
-            "withdrawn": row.withdrawn,
-        }
-        for row in cached.standings(t, version)
-    ]
+    return HttpResponse(cached.standings_json(t, version), content_type="application/json")
 
 
 @router.get(

@@ -9,6 +9,8 @@ from typing import Annotated, Literal
 from ninja import Field, Schema
 from pydantic import AfterValidator
 
+from ..live.schemas import PlayerOut
+
 
 def _no_nul(value: str) -> str:
     # PostgreSQL text cannot hold NUL; refused here, it is a 422 instead of a 500.
@@ -30,11 +32,6 @@ class ErrorOut(Schema):
 class PlayerIn(Schema):
     username: Text = Field(description="Letters, digits and @ . + - _ ; at most 150 characters.")
     display_name: Text = Field("", description="Name shown on the pages; at most 80 characters.")
-
-
-class PlayerOut(Schema):
-    username: str
-    name: str
 
 
 class PlayerCreatedOut(Schema):
@@ -168,19 +165,8 @@ class ResultOut(Schema):
 
 # --- standings and boards ------------------------------------------------------------
 
-
-class StandingOut(Schema):
-    pair: int
-    registration_no: int | None
-    players: list[PlayerOut]
-    position: int
-    rank: int | None
-    total: float
-    boards_completed: int
-    completion: float = Field(description="Percentage of the event's boards completed, 0–100.")
-    completed: bool
-    master_points: float
-    withdrawn: bool
+# StandingOut (and PlayerOut) live with the standings JSON the pages' cache builds:
+# tournaments/live/schemas.py.
 
 
 class BoardResultOut(Schema):

@@ -19,7 +19,7 @@ table `Table.side_of`, and the standings order `scoring.standing_key`.
 """
 
 from .boards import DEAL_VISIBLE, BoardLine, board_detail, closed_board_numbers, deal_visible
-from .common import PAIR_PLAYERS, PlayerName, confirmed_pairs, current_round, player
+from .common import PAIR_PLAYERS, PlayerName, confirmed_pairs, player
 from .home import (
     TournamentCard,
     open_proposals,
@@ -58,7 +58,6 @@ __all__ = [
     "board_score_grid",
     "closed_board_numbers",
     "confirmed_pairs",
-    "current_round",
     "current_tables",
     "deal_visible",
     "live_version",

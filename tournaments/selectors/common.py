@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
-from ..models import Pair, PairStatus, Round, Tournament, display_name
+from ..models import Pair, PairStatus, Tournament, display_name
 
 # select_related() paths that give a pair's two players with their names (`Pair.names`).
 PAIR_PLAYERS = ("player1__profile", "player2__profile")
@@ -28,9 +28,3 @@ def confirmed_pairs(tournament: Tournament) -> QuerySet[Pair]:
     return Pair.objects.filter(tournament=tournament, status=PairStatus.CONFIRMED).select_related(
         *PAIR_PLAYERS
     )
-
-
-def current_round(tournament: Tournament) -> Round | None:
-    """Kept only for `views/cached.py` (moving to `tournaments/live/`): call
-    `tournament.round_set.current()`, the one home of "the current round"."""
-    return tournament.round_set.current()

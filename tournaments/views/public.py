@@ -17,6 +17,7 @@ import scoring
 from .. import selectors
 from ..deals import hands_of, high_card_points
 from ..forms import ProposePairForm
+from ..live import cached
 from ..models import (
     Board,
     Direction,
@@ -31,7 +32,6 @@ from ..online import records
 from ..services import analysis
 from ..services.registration import registration_problem
 from ..templatetags import bridge
-from . import cached
 
 PAIR_PLAYERS = ("player1__profile", "player2__profile")
 # Live standings list everyone in a small field; in a big one the top and the

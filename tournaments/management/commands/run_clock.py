@@ -1,8 +1,10 @@
-"""The embedded round clock: `advance` about once a second until SIGINT/SIGTERM.
+"""The embedded round clock: `live.clock.tick` about once a second until SIGINT/SIGTERM.
 
-After each tick the clock wakes its analysis thread, which solves the boards of the
-rounds that have closed (`analysis.analyse_pending_boards`, a batch at a time) while the
-clock keeps ticking: a batch takes seconds, a bell must not wait for it.
+The tick warms the moved tournaments' pages in this process (only where the cache is
+shared) and then wakes the clock's analysis thread, which solves the boards of the rounds
+that have closed (`analysis.analyse_pending_boards`, a batch at a time) while the clock
+keeps ticking: a batch takes seconds, a bell must not wait for it. `--once` analyses them
+all before it exits.
 """
 
 import signal
@@ -11,9 +13,8 @@ import threading
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections, connection
 
+from tournaments.live.clock import tick
 from tournaments.services import analysis
-from tournaments.services.clock import advance
-from tournaments.views.cached import warm
 
 # How long a stop waits for the analysis batch in progress (its boards are otherwise
 # solved again once their claim expires).
@@ -74,24 +75,27 @@ class Command(BaseCommand):
         analyser = None if once else BoardAnalysis(stop=stop, stderr=self.stderr)
         if analyser is not None:
             analyser.start()
+
+        def analyse_all() -> None:  # --once: every closed board before the exit
+            try:
+                analysis.analyse_pending_boards(limit=None)
+            except Exception as error:
+                self.stderr.write(f"run_clock: board analysis failed: {error!r}")
+
         self.stdout.write(f"run_clock: ticking every {interval:g}s")
         while not stop.is_set():
             close_old_connections()
             try:
-                report = advance(driver="run_clock")
+                report = tick(
+                    driver="run_clock",
+                    analyse=analyse_all if analyser is None else analyser.wake,
+                )
                 for event in report.events:
                     self.stdout.write(f"run_clock: {event}")
-                for tournament_id in report.moved:
-                    warm(tournament_id=tournament_id)  # a no-op unless the cache is shared
             except Exception as error:  # keep ticking; the next tick retries the step
                 self.stderr.write(f"run_clock: tick failed: {error!r}")
             if once:
-                try:
-                    analysis.analyse_pending_boards(limit=None)
-                except Exception as error:
-                    self.stderr.write(f"run_clock: board analysis failed: {error!r}")
                 break
-            analyser.wake()
             stop.wait(interval)
         if analyser is not None:
             # A batch in progress runs inside DDS; exiting under it could crash the exit.

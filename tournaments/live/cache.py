@@ -23,7 +23,9 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import TypeVar
 
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.dummy import DummyCache
+from django.core.cache.backends.locmem import LocMemCache
 
 T = TypeVar("T")
 logger = logging.getLogger(__name__)
@@ -101,10 +103,6 @@ def get_or_build(k: str, build: Callable[[], T]) -> T:
 
 def is_shared() -> bool:
     """Whether other processes see this cache (Redis, memcached, files, a table)."""
-    from django.core.cache import caches
-    from django.core.cache.backends.dummy import DummyCache
-    from django.core.cache.backends.locmem import LocMemCache
-
     return not isinstance(caches["default"], LocMemCache | DummyCache)
 
 

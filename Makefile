@@ -6,7 +6,7 @@ PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test bench lint format venv dev-venv migrate demo clean
+.PHONY: run test test-fast bench lint format venv dev-venv migrate demo clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -38,6 +38,11 @@ test: dev-venv
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy $(MYPY_PATHS)
 	bash scripts/test.sh
+
+# The pure cores (scoring, pairing, play) need no database: no PostgreSQL, no Django, a
+# tenth of the random examples. A quick answer while working; `make test` runs everything.
+test-fast: dev-venv
+	TESTS_FAST=1 $(VENV)/bin/python -m pytest -p no:django --noconftest -q tests/scoring tests/pairing tests/play
 
 bench: dev-venv
 	bash scripts/bench.sh

@@ -7,6 +7,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+# Fixtures shared by the API and export tests.
+pytest_plugins = ["tests.support.api", "tests.support.exports"]
+
 _counter = itertools.count(1)
 
 T0 = datetime(2026, 12, 1, 6, 0, tzinfo=UTC)  # 14:00 in Shanghai

@@ -1,1 +1,0 @@
-"""Helpers shared by the page and browser tests (building events quickly)."""

@@ -1,0 +1,1 @@
+"""Helpers shared by the page and browser tests (building events quickly)."""

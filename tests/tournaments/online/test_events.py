@@ -1,0 +1,98 @@
+"""Events after commit (tournaments.online.events): an accepted action and a round
+close reach the Channels groups — with no card in them — and nothing is sent for a
+refused action or without a channel layer."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.test import override_settings
+
+from tests.support.online import players_by_seat, table_at
+from tournaments.errors import PlayRefused
+from tournaments.online import events, services
+from tournaments.services import clock
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
+IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
+def listen(group: str):
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(group, channel)
+    return layer, channel
+
+
+async def _receive(layer, channel):
+    import asyncio
+
+    try:
+        return await asyncio.wait_for(layer.receive(channel), timeout=0.2)
+    except TimeoutError:
+        return None
+
+
+def messages(layer, channel) -> list[dict]:
+    out = []
+    while (message := async_to_sync(_receive)(layer, channel)) is not None:
+        out.append(message)
+    return out
+
+
+@override_settings(CHANNEL_LAYERS=IN_MEMORY)
+def test_an_accepted_action_is_announced_to_its_table_after_the_commit(
+    online_running, django_capture_on_commit_callbacks
+):
+    tournament, _pairs = online_running
+    table = table_at(tournament)
+    layer, channel = listen(events.table_group(table.pk))
+    other_layer, other = listen(events.table_group(table_at(tournament, 1, 2).pk))
+    north = players_by_seat(table)["N"]
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        services.act(
+            table=table, board_number=1, user=north,
+            action={"seq": 1, "type": "call", "call": "1NT", "alert": "15-17"},
+        )  # fmt: skip
+    assert len(callbacks) == 1
+    assert messages(layer, channel) == [{"type": "table.event", "board": 1, "seq": 1}]
+    assert messages(other_layer, other) == []  # another table hears nothing
+    with (
+        django_capture_on_commit_callbacks(execute=True) as callbacks,
+        pytest.raises(PlayRefused),
+    ):
+        services.act(
+            table=table, board_number=1, user=north,
+            action={"seq": 2, "type": "call", "call": "2NT"},
+        )  # fmt: skip
+    assert callbacks == [] and messages(layer, channel) == []
+
+
+@override_settings(CHANNEL_LAYERS=IN_MEMORY)
+def test_a_closing_round_tells_its_tables_where_each_pair_sits_next(
+    online_running, organiser, django_capture_on_commit_callbacks
+):
+    tournament, pairs = online_running
+    table = table_at(tournament)
+    round_id = table.round_id
+    layer, channel = listen(events.round_group(round_id))
+    table_layer, table_channel = listen(events.table_group(table.pk))
+    with django_capture_on_commit_callbacks(execute=True):
+        clock.close_round_now(tournament=tournament, by=organiser, round_number=1)
+    [message] = messages(layer, channel)
+    assert message["type"] == "round.closed" and message["round"] == 1
+    assert message["next_round"] == 2 and message["tournament_id"] == tournament.pk
+    second = {
+        str(pair_id): {"table": t.number, "direction": direction}
+        for t in tournament.round_set.get(number=2).tables.all()
+        for pair_id, direction in ((t.ns_pair_id, "NS"), (t.ew_pair_id, "EW"))
+    }
+    assert message["seats"] == second and len(second) == len(pairs)
+    assert messages(table_layer, table_channel) == [message]
+
+
+@override_settings(CHANNEL_LAYERS={})
+def test_without_a_channel_layer_events_are_no_ops(online_running):
+    assert get_channel_layer() is None
+    events.action_stored(table_id=1, board_number=1, seq=1)  # nothing to send, no error

@@ -247,7 +247,7 @@ def shared_cache(tmp_path, settings):
 @pytest.fixture
 def eager_tasks():
     """Celery runs the tasks a task queues in this process (no broker in these tests;
-    tests/test_celery_clock.py has the real worker)."""
+    tests/tournaments/test_celery_clock.py has the real worker)."""
     from config.celery import app
 
     app.conf.task_always_eager = True

@@ -21,8 +21,9 @@ from django.utils import timezone
 from lxml import etree
 
 import scoring
+from scoring import RANKS, SEATS, SUITS
 
-from ..deals import HANDS, RANKS, SUITS, hands_of
+from ..deals import hands_of
 from ..models import ScoringMethod
 from ..validators import printable
 from .data import PROGRAM_NAME, PROGRAM_VERSION, ExportBoard, ExportData, ExportLine
@@ -47,7 +48,7 @@ POINTS = {"MP": "MATCH_POINTS", "IMP": "CROSS_IMP_POINTS", "XIMP": "BUTLER_POINT
 # The code of an artificial score is the director's award (A6040: average plus to NS,
 # average minus to EW) whatever the method; the points elements carry what it scored.
 ARTIFICIAL_PERCENT = {"A+": 60, "A": 50, "A-": 40}
-SEAT_NAMES = dict(zip(HANDS, ("North", "East", "South", "West"), strict=True))
+SEAT_NAMES = dict(zip(SEATS, ("North", "East", "South", "West"), strict=True))
 SUIT_ELEMENTS = {"C": "CLUBS", "D": "DIAMONDS", "H": "HEARTS", "S": "SPADES"}
 
 
@@ -141,7 +142,7 @@ def _deal(handset, board: ExportBoard) -> None:
         return  # stored around the services: the results stand without the deal
     board_el = _add(handset, "BOARD")
     _add(board_el, "BOARD_NUMBER", board.number)
-    for seat in HANDS:
+    for seat in SEATS:
         if seat not in hands:
             continue
         hand_el = _add(board_el, "HAND")

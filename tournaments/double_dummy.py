@@ -6,7 +6,8 @@ the GIL, so two Python threads solving at once run inside DDS together and corru
 state: eight board pages solved in parallel by the threaded development server printed
 "Sum 8 is not four" and then killed the whole process with SIGSEGV (a gunicorn gthread
 worker dies the same way). So every solver call of a process goes through `_SOLVER`, here,
-and no other module imports `endplay.dds` (tests/tournaments/services/test_board_analysis.py checks the source).
+and no other module imports `endplay.dds` (a test reads the sources to check:
+tests/tournaments/services/test_board_analysis.py).
 Separate processes (Celery prefork children, `run_clock`, `play_demo`) each have their own
 DDS and their own lock.
 

@@ -7,8 +7,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-# Fixtures shared by the API and export tests.
-pytest_plugins = ["tests.support.api", "tests.support.exports"]
+# Fixtures shared by the API, export and server tests.
+pytest_plugins = [
+    "tests.support.api",
+    "tests.support.exports",
+    "tests.support.servers",
+]
 
 _counter = itertools.count(1)
 

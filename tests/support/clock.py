@@ -1,8 +1,11 @@
 """Helpers shared by the clock and result tests."""
 
+from __future__ import annotations
+
+import threading
 import time
 
-from django.db import connection
+from django.db import connection, transaction
 
 from tournaments.models import Table
 from tournaments.services import results
@@ -33,3 +36,38 @@ def wait_for_lock_wait(timeout: float = 10.0) -> None:
                 return
             time.sleep(0.02)
     raise AssertionError("nobody ended up waiting for the lock")
+
+
+class Held:
+    """Runs `work` in its own thread and connection, inside a transaction that stays
+    open (locks held, nothing committed) until `release()`."""
+
+    def __init__(self, work, name: str):
+        self.work = work
+        self.inside = threading.Event()
+        self.proceed = threading.Event()
+        self.outcome = None
+        self.thread = threading.Thread(target=self._run, name=name)
+
+    def _run(self) -> None:
+        try:
+            with transaction.atomic():
+                self.outcome = self.work()
+                self.inside.set()
+                assert self.proceed.wait(timeout=30), "never released"
+        except BaseException as error:  # reported to the test, never lost in a thread
+            self.outcome = error
+        finally:
+            self.inside.set()
+            connection.close()
+
+    def start(self) -> Held:
+        self.thread.start()
+        assert self.inside.wait(timeout=30)
+        assert not isinstance(self.outcome, BaseException), self.outcome
+        return self
+
+    def release(self) -> None:
+        self.proceed.set()
+        self.thread.join(timeout=60)
+        assert not self.thread.is_alive()

@@ -322,7 +322,7 @@ ORGANISER_ONLY = [
 
 @pytest.mark.parametrize("method,path,body", ORGANISER_ONLY)
 def test_organiser_calls_refuse_players_and_strangers(method, path, body, api_running, make_user):
-    from test_api_support import snapshot
+    from tests.support.api import snapshot
 
     tournament, pairs = api_running
     path = path.format(t=tournament.pk, p=pairs[0].pk)

@@ -9,9 +9,8 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection
-from test_clock_concurrency import wait_for_lock_wait
-from test_result_races import Held
 
+from tests.support.clock import Held, wait_for_lock_wait
 from tournaments.errors import PlayRefused
 from tournaments.models import BoardResult, PairBoardScore, PlayAction, Table
 from tournaments.online import seats, services

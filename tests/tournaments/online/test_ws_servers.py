@@ -16,7 +16,6 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 from django.utils import timezone
-from test_celery_clock import free_port, redis_url, stop, worker_database_url  # noqa: F401
 from websockets.asyncio.client import connect
 
 from scoring import SEATS
@@ -27,6 +26,7 @@ from tests.support.online_ws import (
     seated_users,
     token_of,
 )
+from tests.support.servers import free_port, stop, worker_database_url
 from tournaments.models import BoardResult, PlayAction, Round
 
 TIMEOUT = 20

@@ -12,9 +12,9 @@ import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection
 
-from tests.support.clock import submit, wait_for_lock_wait
+from tests.support.clock import Held, submit, wait_for_lock_wait
 from tournaments.errors import NotAllowed
 from tournaments.models import BoardResult, ResultState, Table
 from tournaments.services import results
@@ -36,41 +36,6 @@ def open_round(make_tournament, register_pairs, organiser, t0):
     )
     submit(table, 1, "3NT", "N", 9, now=t0 + MINUTE)
     return table
-
-
-class Held:
-    """Runs `work` in its own thread and connection, inside a transaction that stays
-    open (locks held, nothing committed) until `release()`."""
-
-    def __init__(self, work, name: str):
-        self.work = work
-        self.inside = threading.Event()
-        self.proceed = threading.Event()
-        self.outcome = None
-        self.thread = threading.Thread(target=self._run, name=name)
-
-    def _run(self) -> None:
-        try:
-            with transaction.atomic():
-                self.outcome = self.work()
-                self.inside.set()
-                assert self.proceed.wait(timeout=30), "never released"
-        except BaseException as error:  # reported to the test, never lost in a thread
-            self.outcome = error
-        finally:
-            self.inside.set()
-            connection.close()
-
-    def start(self) -> Held:
-        self.thread.start()
-        assert self.inside.wait(timeout=30)
-        assert not isinstance(self.outcome, BaseException), self.outcome
-        return self
-
-    def release(self) -> None:
-        self.proceed.set()
-        self.thread.join(timeout=60)
-        assert not self.thread.is_alive()
 
 
 def in_thread(work, outcome: dict, key: str) -> threading.Thread:

@@ -410,3 +410,68 @@ def test_a_late_pair_plays_from_the_next_seating(
             pk=table.pk
         )
         assert results.may_enter(table=table, user=a, round=table.round, now=rnd.starts_at) is None
+
+
+# --- the admin action ------------------------------------------------------------------
+
+
+def test_the_admin_adds_a_late_pair_and_a_refusal_is_a_form_error(
+    client, director, make_tournament, register_pairs, make_user, t0
+):
+    import time_machine
+    from django.urls import reverse
+
+    tournament = make_tournament(rounds=3, boards_per_round=1)
+    pairs = register_pairs(tournament, 4)
+    advance(now=t0)
+    a, b = make_user("late-a"), make_user("late-b")
+    client.force_login(director)
+    url = reverse("admin:tournaments_tournament_changelist")
+
+    def act(**data):
+        body = {"action": "add_late_pair", "_selected_action": [str(tournament.pk)], **data}
+        return client.post(url, body, follow=True)
+
+    with time_machine.travel(t0 + MINUTE, tick=False):
+        page = act()
+        html = page.content.decode()
+        assert f"Add a late pair to {tournament.name}" in html
+        assert 'name="player1"' in html and 'name="player2"' in html
+        before = late_state(tournament)
+        taken = pairs[0].player1.username
+        refused = act(apply="1", player1="late-a", player2=taken)
+        assert refused.status_code == 200
+        assert f"{taken} already in a pair in this tournament." in refused.content.decode()
+        assert 'value="late-a"' in refused.content.decode(), "what was typed stays"
+        assert late_state(tournament) == before
+        done = act(apply="1", player1="late-a", player2="late-b")
+    messages = [(m.level_tag, str(m)) for m in done.context["messages"]]
+    late = Pair.objects.get(tournament=tournament, registration_no=5)
+    assert messages == [
+        (
+            "success",
+            f"{tournament.name}: {late.names} added as no. 5, seated from the next round",
+        )
+    ]
+    assert {late.player1_id, late.player2_id} == {a.id, b.id}
+
+
+def test_the_admin_action_needs_manage_players(client, make_user, make_tournament, t0):
+    from django.contrib.auth.models import Permission
+    from django.urls import reverse
+
+    tournament = make_tournament()
+    staff = make_user("clerk")
+    staff.is_staff = True
+    staff.save()
+    staff.user_permissions.add(Permission.objects.get(codename="view_tournament"))
+    client.force_login(staff)
+    url = reverse("admin:tournaments_tournament_changelist")
+    page = client.get(url)
+    assert "add_late_pair" not in page.content.decode()
+    client.post(
+        url,
+        {"action": "add_late_pair", "_selected_action": [str(tournament.pk)], "apply": "1",
+         "player1": "x", "player2": "y"},
+    )  # fmt: skip
+    assert not Pair.objects.filter(tournament=tournament).exists()

@@ -474,6 +474,17 @@ class Table(models.Model):
         return None
 
 
+def listed_in_results() -> Q:
+    """The pairs a tournament's results and standings list (RULES 1), as a filter on
+    `Pair`: every pair but a withdrawn one that was never seated, at a table or with a bye
+    (it withdrew before round 1, or a late entry withdrew before its first round)."""
+    at_a_table = Table.objects.filter(
+        Q(ns_pair=models.OuterRef("pk")) | Q(ew_pair=models.OuterRef("pk"))
+    )
+    with_a_bye = Round.objects.filter(bye_pair=models.OuterRef("pk"))
+    return Q(withdrawn_at__isnull=True) | models.Exists(at_a_table) | models.Exists(with_a_bye)
+
+
 class ResultState(models.TextChoices):
     PLAYED = "played", _("Played")
     PASSED_OUT = "passed_out", _("Passed out")

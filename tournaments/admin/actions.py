@@ -83,6 +83,7 @@ def confirmed(
         request,
         CONFIRM_TEMPLATE,
         {
+            **modeladmin.admin_site.each_context(request),  # the site's header and links
             "form": form,
             "queryset": queryset,
             "action": action,

@@ -24,6 +24,7 @@ from ..models import (
 from ..services import clock, setup
 from ..services.permissions import RUN_CLOCK_CODENAME
 from .actions import RunsClock, confirmed, run_action
+from .late_entry import ManagesPlayers, add_late_pair
 
 STALE_CLOCK_SECONDS = 30
 
@@ -159,7 +160,7 @@ class TournamentAdminForm(forms.ModelForm):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(RunsClock, admin.ModelAdmin):
+class TournamentAdmin(RunsClock, ManagesPlayers, admin.ModelAdmin):
     form = TournamentAdminForm
     list_display = (
         "name",
@@ -221,6 +222,7 @@ class TournamentAdmin(RunsClock, admin.ModelAdmin):
         "pause",
         "resume",
         "rescore_last_round",
+        add_late_pair,
     ]
 
     def get_queryset(self, request):

@@ -190,11 +190,17 @@ def get_tournament(request, tournament_id: int):
     throttle=limits.API_WRITE_LIMITS,
     response={201: PairOut, **WRITE_ERRORS},
     tags=["setup"],
-    summary="Register a confirmed pair (organiser)",
+    summary="Register a confirmed pair; once play has started, a late entry (organiser)",
+    description=(
+        "Before round 1 the pair is registered. Once the tournament is running it joins "
+        "as a late entry: seated from the next round, the rounds it missed not played; "
+        "refused once the last round is seated."
+    ),
 )
 def register_pair(request, tournament_id: int, payload: PairIn):
     t = lookups.get_tournament(tournament_id)
-    pair = registration.register_pair(tournament=t, usernames=payload.players, by=request.auth)
+    add = registration.add_late_pair if registration.has_started(t) else registration.register_pair
+    pair = add(tournament=t, usernames=payload.players, by=request.auth)
     return Status(201, _pair(pair))
 
 

@@ -17,6 +17,7 @@ from ..models import (
     RoundStatus,
     Tournament,
     TournamentStatus,
+    listed_in_results,
     pair_names,
 )
 from .common import PlayerName, player
@@ -50,7 +51,9 @@ def standings(*, tournament: Tournament) -> list[StandingRow]:
     model instances was most of the time of the first page view after a close.
     """
     username = get_user_model().USERNAME_FIELD
-    pairs = Pair.objects.filter(tournament=tournament, status=PairStatus.CONFIRMED).values_list(
+    # A pair withdrawn before it was ever seated is not listed (RULES 1).
+    listed = Pair.objects.filter(listed_in_results(), tournament=tournament)
+    pairs = listed.filter(status=PairStatus.CONFIRMED).values_list(
         "id", "registration_no", "total", "boards_completed", "rank", "completed",
         "master_points", "withdrawn_at",
         "player1_id", f"player1__{username}", "player1__profile__display_name",

@@ -35,6 +35,7 @@ from ..models import (
     ScoringMethod,
     Standing,
     Tournament,
+    listed_in_results,
 )
 from .bulk import insert_rows
 
@@ -142,6 +143,7 @@ def _pair_aggregates(tournament: Tournament, upto_round: int | None = None):
     }
     return (
         Pair.objects.filter(tournament=tournament, status=PairStatus.CONFIRMED)
+        .filter(listed_in_results())  # not a pair withdrawn before it was seated (RULES 1)
         .annotate(
             played_sum=Sum("board_scores__points", filter=played),
             played_count=Count("board_scores", filter=played),

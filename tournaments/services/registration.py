@@ -1,4 +1,4 @@
-"""Registration (RULES 1): propose a pair, partner confirms, cancel, withdraw.
+"""Registration (RULES 1): propose a pair, partner confirms, cancel, withdraw, late entry.
 
 Every function refuses bad input with a `RegistrationError` and leaves the database
 as it was. A pending proposal reserves nothing: a player may have several, made and
@@ -7,6 +7,11 @@ received, and only a confirmed pair holds its two players. That holding is the
 player per tournament") two racing requests cannot both pass. Confirming a pair cancels
 both players' other pending proposals in the tournament; the clock's start lapses any
 still pending (`clock._start`).
+
+A withdrawal while the pair is seated in a round still in play gives its table's
+unfinished boards A+ to the opponents and A- to the pair, in the same transaction
+(`withdraw_pair`); a late entry (`add_late_pair`) joins a running tournament from the
+next seating, until the last round is seated.
 """
 
 from __future__ import annotations
@@ -17,11 +22,25 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..errors import NotAllowed, RegistrationError
-from ..models import Pair, PairMember, PairStatus, Tournament, TournamentStatus
+from ..errors import NotAllowed, RegistrationError, ServiceError
+from ..models import (
+    Adjustment,
+    Board,
+    BoardResult,
+    Direction,
+    Pair,
+    PairMember,
+    PairStatus,
+    ResultState,
+    RoundStatus,
+    Table,
+    Tournament,
+    TournamentStatus,
+)
 from .permissions import MANAGE_PLAYERS, allowed, require
 
 User = get_user_model()
@@ -204,6 +223,13 @@ def cancel_pair(*, pair: Pair, user) -> None:
         pair.delete()
 
 
+def _two_players(usernames: list[str]) -> tuple[AbstractBaseUser, AbstractBaseUser]:
+    if len(usernames) != 2:
+        raise RegistrationError(_("A pair is exactly two players."))
+    player1, player2 = (_find_player(u) for u in usernames)
+    return player1, player2
+
+
 def register_pair(
     *, tournament: Tournament, usernames: list[str], by, now: datetime | None = None
 ) -> Pair:
@@ -211,9 +237,7 @@ def register_pair(
     players' behalf (admin, API); `by=None` is the system (simulation, demo, commands)."""
     now = now or timezone.now()
     require(by, MANAGE_PLAYERS, system=True)
-    if len(usernames) != 2:
-        raise RegistrationError(_("A pair is exactly two players."))
-    player1, player2 = (_find_player(u) for u in usernames)
+    player1, player2 = _two_players(usernames)
     with transaction.atomic():
         tournament = _lock_tournament(tournament.pk)
         if tournament.status != TournamentStatus.SCHEDULED or tournament.round_set.exists():
@@ -227,11 +251,14 @@ def withdraw_pair(*, pair: Pair, by, now: datetime | None = None) -> Pair:
     """The pair (or a director: `tournaments.manage_players`) withdraws: not seated
     from the next seating on.
 
-    It keeps its scores so far and stays in the results (RULES 1, 弃权).
+    It keeps its scores so far and stays in the results (RULES 1, 弃权), unless it was
+    never seated (withdrew before round 1). If it is seated in a round still in play,
+    the boards its table has not finished are adjusted at once: A+ to the opponents,
+    A- to the withdrawn pair, both completed (`forfeit_unfinished_boards`).
     """
     now = now or timezone.now()
     with transaction.atomic():
-        _lock_tournament(pair.tournament_id)
+        tournament = _lock_tournament(pair.tournament_id)
         pair = Pair.objects.select_for_update().select_related("tournament").get(pk=pair.pk)
         if by.pk not in (pair.player1_id, pair.player2_id) and not allowed(by, MANAGE_PLAYERS):
             raise NotAllowed(_("Only the pair's players or an organiser can withdraw it."))
@@ -243,4 +270,117 @@ def withdraw_pair(*, pair: Pair, by, now: datetime | None = None) -> Pair:
             raise RegistrationError(_("The tournament is over; nothing to withdraw from."))
         pair.withdrawn_at = now
         pair.save(update_fields=["withdrawn_at"])
+        forfeit_unfinished_boards(tournament=tournament, pair=pair, by=by, now=now)
         return pair
+
+
+def forfeit_unfinished_boards(*, tournament: Tournament, pair: Pair, by, now: datetime) -> int:
+    """The boards `pair`'s table has not finished in the round in play become adjusted
+    scores: A+ to the opponents, A- to `pair`, recorded as made by `by` with the reason
+    "Withdrawal" (RULES 1, 5.4). Returns how many boards it adjusted.
+
+    Runs in `withdraw_pair`'s transaction with the tournament locked; the round is locked
+    FOR UPDATE as a director's ruling does, so entries in flight (FOR SHARE) land first
+    and are kept, and entries after it see the adjusted boards (only a director changes
+    those). The bell only cuts off boards that have no result, so it leaves these alone;
+    the totals settle A+ and A- against each pair's own percentage like any adjustment.
+    A seated round that has not opened yet (the gap) is in play too: the pair cannot be
+    unseated, so its opponents get all of that round's boards. Nothing is adjusted when
+    the pair is not at a table (a bye, or not seated), when the round has closed, or when
+    its bell has rung (the cut-off decides those boards, as for every table).
+    """
+    round = tournament.round_set.current_for_update()
+    if round is None or round.status == RoundStatus.CLOSED:
+        return 0
+    if tournament.status != TournamentStatus.PAUSED and now >= round.ends_at:
+        return 0
+    table = Table.objects.filter(Q(ns_pair=pair) | Q(ew_pair=pair), round=round).first()
+    if table is None:
+        return 0
+    withdrawn, opponents = Adjustment.AVG_MINUS, Adjustment.AVG_PLUS
+    ns_adjustment, ew_adjustment = (
+        (withdrawn, opponents)
+        if table.side_of_pair(pair.pk) == Direction.NS
+        else (opponents, withdrawn)
+    )
+    finished = BoardResult.objects.filter(table=table).values("board_id")
+    reason = str(_("Withdrawal"))
+    adjusted = [
+        BoardResult(
+            table=table,
+            board=board,
+            state=ResultState.ADJUSTED,
+            ns_adjustment=ns_adjustment,
+            ew_adjustment=ew_adjustment,
+            entered_by=by,
+            entered_at=now,
+            adjusted_by=by,
+            adjustment_reason=reason,
+        )
+        for board in Board.objects.filter(round=round).exclude(id__in=finished)
+    ]
+    BoardResult.objects.bulk_create(adjusted)
+    return len(adjusted)
+
+
+# --- late entries -------------------------------------------------------------------------
+
+
+def has_started(tournament: Tournament) -> bool:
+    """Whether round 1 has been seated: from then on a pair joins only as a late entry."""
+    return tournament.round_set.exists()
+
+
+def late_entry_problem(tournament: Tournament) -> str | None:
+    """Why no pair can join `tournament` as a late entry now, or None (RULES 1): only a
+    tournament in play takes one, and only until its last round is seated."""
+    if tournament.status == TournamentStatus.FINISHED:
+        return _("%(t)s is over; no pair can join it.") % {"t": tournament.name}
+    seated = tournament.round_set.aggregate(last=Coalesce(Max("number"), 0))["last"]
+    if not seated:
+        return _("%(t)s has not started yet: register the pair as usual.") % {"t": tournament.name}
+    if seated >= tournament.rounds:
+        return _(
+            "The last round (round %(n)s) of %(t)s is already seated; a pair can join a "
+            "running tournament only until then."
+        ) % {"n": tournament.rounds, "t": tournament.name}
+    return None
+
+
+def late_pair_problem(*, tournament: Tournament, usernames: list[str], by) -> str | None:
+    """Why `add_late_pair` would refuse these two players now, or None when it would take
+    them. Writes nothing and takes no lock: a form asks before it acts, so that a refusal
+    is an error on the form (the admin's late-entry action); the service checks again."""
+    try:
+        require(by, MANAGE_PLAYERS)
+        player1, player2 = _two_players(usernames)
+    except ServiceError as error:
+        return str(error)
+    return late_entry_problem(tournament) or pair_problem(
+        tournament=tournament, player1=player1, player2=player2
+    )
+
+
+def add_late_pair(
+    *, tournament: Tournament, usernames: list[str], by, now: datetime | None = None
+) -> Pair:
+    """An organiser (`tournaments.manage_players`) adds a confirmed pair to a running
+    tournament (RULES 1, late entry).
+
+    The pair gets the next registration number, so it is last on the final tie-break;
+    it is seated from the next seating the clock makes (the seating engine takes any
+    field, and a pair with no board yet stands at average) and the rounds it missed count
+    as not played. Refused once the last round is seated. The tournament row is locked,
+    so the clock's close and seat (which takes the same lock) sees the pair or not at all.
+    """
+    now = now or timezone.now()
+    require(by, MANAGE_PLAYERS)
+    player1, player2 = _two_players(usernames)
+    with transaction.atomic():
+        tournament = _lock_tournament(tournament.pk)
+        problem = late_entry_problem(tournament)
+        if problem:
+            raise RegistrationError(problem)
+        return _create_pair(
+            tournament=tournament, player1=player1, player2=player2, now=now, confirmed=True
+        )

@@ -114,7 +114,7 @@ def test_api_token_command_for_an_unknown_user():
 @pytest.mark.django_db(transaction=True)
 def test_swagger_ui_renders_without_the_internet(live_server):
     """In a real Chromium with every request off this server refused: the docs render."""
-    from browser.pw import chromium, new_page, shot
+    from tests.support.browser.pw import chromium, new_page, shot
 
     outside: list[str] = []
 

@@ -123,6 +123,25 @@ def test_register_and_withdraw_a_pair(organiser_api, make_tournament, make_user)
     assert pair.withdrawn_at is not None
 
 
+def test_a_late_pair_joins_a_running_tournament(organiser_api, api_running, make_user):
+    """The same call once play has started: a late entry, seated from the next round."""
+    tournament, pairs = api_running
+    make_user("late-north"), make_user("late-south")
+    response = organiser_api.post(
+        f"/tournaments/{tournament.pk}/pairs", {"players": ["late-north", "late-south"]}
+    )
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["registration_no"] == len(pairs) + 1
+    assert [p["username"] for p in body["players"]] == ["late-north", "late-south"]
+    late = Pair.objects.get(pk=body["id"])
+    assert (late.tournament_id, late.status, late.withdrawn_at) == (
+        tournament.pk,
+        "confirmed",
+        None,
+    )
+
+
 def test_withdraw_a_pair_of_another_tournament_is_404(organiser_api, api_running, make_tournament):
     _tournament, pairs = api_running
     other = make_tournament()

@@ -185,15 +185,21 @@ def test_bad_pairs_are_refused(organiser_api, scheduled, make_user, players, fra
     )
 
 
-def test_registration_after_the_start_is_refused(organiser_api, api_running, make_user):
+def test_a_late_entry_after_the_last_round_is_seated_is_refused(
+    organiser, organiser_api, api_running, make_user
+):
+    from tournaments.services import clock
+
     tournament, _pairs = api_running
+    for number in (1, 2):  # round 3 of 3 seated
+        clock.close_round_now(tournament=tournament, by=organiser, round_number=number)
     a, b = make_user(), make_user()
     refused(
         lambda: organiser_api.post(
             f"/tournaments/{tournament.pk}/pairs", {"players": [a.username, b.username]}
         ),
         400,
-        "closed",
+        "last round (round 3)",
     )
 
 

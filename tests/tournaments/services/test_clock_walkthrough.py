@@ -555,6 +555,12 @@ def test_whole_tournament(config, make_tournament, register_pairs, organiser, t0
                 pair=leaving, by=leaving.player1, now=rnd.starts_at + timedelta(minutes=5)
             )
             model.withdrawn.add(leaving.id)
+            # Its table's unfinished boards: A+ to the opponents, A- to it (SPEC 1).
+            for table in tables:
+                side = table.side_of_pair(leaving.id)
+                for board in boards if side else ():
+                    codes = ("A-", "A+") if side == "NS" else ("A+", "A-")
+                    model.outcome.setdefault((board.number, table.id), ("adjusted", *codes))
 
         before = snapshot(tournament)
         assert not advance(now=rnd.ends_at - timedelta(microseconds=1))

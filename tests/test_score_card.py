@@ -106,10 +106,10 @@ def test_score_card_shows_every_board_from_the_pairs_side(client, imp_event):
     rows = card_rows(html)
     # Board 1: 4♠ by N +1 after the ♥K lead, NS +450: EW's score −450; 1 table more
     # (+450 v +420, 30 → 1 IMP for NS): EW −1.00.
-    assert rows[1] == ["1", "4♠", "N", "♥K", "+1", "11", f"{MINUS}450", f"{MINUS}1.00"]
+    assert rows[1] == ["1", "4♠", "N", "♥K", "11+1", f"{MINUS}450", f"{MINUS}1.00"]
     # Board 2: 4♥ by E −1 (EW not vulnerable): NS +50, so EW −50; against NS −420 at
     # the other table, 470 → 10 IMPs for NS: EW −10.00.
-    assert rows[2] == ["2", "4♥", "E", "♠A", f"{MINUS}1", "9", f"{MINUS}50", f"{MINUS}10.00"]
+    assert rows[2] == ["2", "4♥", "E", "♠A", f"9{MINUS}1", f"{MINUS}50", f"{MINUS}10.00"]
     assert re.search(r"Round 1 score.*?" + f"{MINUS}11.00", html, re.S)
     assert f">{MINUS}11.00</td>" in html.split("<tfoot>")[1]  # the card's total
 

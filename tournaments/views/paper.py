@@ -20,8 +20,8 @@ PRINT_BOARDS = 16
 def print_grids(boards: list[int], rows: list[dict]) -> list[dict]:
     """The results grid as printed: a grid wider than one A4 landscape page is split
     into column groups of `PRINT_BOARDS` boards, each repeating the rank and pair
-    columns, so every board is on paper next to its pair. Empty when one group holds
-    every board (the screen grid prints as it is)."""
+    columns, so every board is on paper next to its pair (RULES 8). Empty when one group
+    holds every board (the screen grid prints as it is)."""
     if len(boards) <= PRINT_BOARDS:
         return []
     return [

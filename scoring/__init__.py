@@ -23,6 +23,8 @@ Totals, ranking and master points (SPEC 5.3, 6, 7)
     pair_total(method, played_sum=, played_count=, artificial={code: n}) -> float
     completion(boards_completed, total_boards) -> float
     standing_key(total, boards_completed, registration_no): the order of every standings
+    tie_break(above_key, below_key) -> None | TIE_BOARDS | TIE_REGISTRATION: what
+        separated two neighbours equal on total
     rank_pairs(pairs: [PairTotal], *, total_boards, threshold) -> list[RankedPair]
     master_points(completed_pairs) -> list[int]    points for ranks 1..F
     rank_title(master_point_total, thresholds=DEFAULT_TITLE_THRESHOLDS) -> index into
@@ -80,12 +82,15 @@ from .masterpoints import (
     validate_title_thresholds,
 )
 from .ranking import (
+    TIE_BOARDS,
+    TIE_REGISTRATION,
     PairTotal,
     RankedPair,
     completion,
     rank_pairs,
     running_total,
     standing_key,
+    tie_break,
     total_from_sum,
 )
 
@@ -133,6 +138,9 @@ __all__ = [
     "side_is_vulnerable",
     "side_of",
     "standing_key",
+    "tie_break",
+    "TIE_BOARDS",
+    "TIE_REGISTRATION",
     "total_from_sum",
     "tricks_from_result",
     "validate_declarer",

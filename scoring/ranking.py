@@ -87,6 +87,19 @@ def standing_key(total: float, boards_completed: int, registration_no: int) -> t
     return (-round(total, _PLACES), -boards_completed, registration_no)
 
 
+TIE_BOARDS = "boards"
+TIE_REGISTRATION = "registration"
+
+
+def tie_break(above: tuple, below: tuple) -> str | None:
+    """What separated two neighbours of a standings list, given their `standing_key`s:
+    None when their totals differ, else the tie-break that decided (RULES 6): more
+    boards completed (TIE_BOARDS), else earlier registration (TIE_REGISTRATION)."""
+    if above[0] != below[0]:
+        return None
+    return TIE_BOARDS if above[1] != below[1] else TIE_REGISTRATION
+
+
 def _standing(pair: PairTotal) -> tuple:
     # pair_id last only makes the order deterministic if registration numbers repeat.
     return (*standing_key(pair.total, pair.boards_completed, pair.registration_no), pair.pair_id)

@@ -21,6 +21,12 @@ urlpatterns = [
     path("t/<int:tournament_id>/results/", views.results, name="results"),
     path("t/<int:tournament_id>/boards/<int:number>/", views.board, name="board"),
     path("t/<int:tournament_id>/pairs/<int:pair_id>/", views.pair, name="pair"),
+    path("t/<int:tournament_id>/pairs/<int:pair_id>/card/", views.score_card, name="score_card"),
+    path(
+        "t/<int:tournament_id>/rounds/<int:number>/seating/",
+        views.seating_sheet,
+        name="seating_sheet",
+    ),
     # Registration
     path("t/<int:tournament_id>/register/", views.propose_pair, name="propose_pair"),
     path(

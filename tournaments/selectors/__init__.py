@@ -9,6 +9,7 @@ family; callers use the names re-exported here (`selectors.standings(...)`):
 - `results`: the standings rows and the results grid (tournament and results pages);
 - `boards`: whether a hand record may be shown (`deal_visible`), a board's traveller;
 - `pairs`: a pair's event round by round;
+- `scorecard`: a pair's personal score card, board by board;
 - `seating`: a round's seating, where a player sits now;
 - `table`: a table's sheet and the snapshot its poll compares;
 - `live`: the live version every polling page and live cache keys on.
@@ -30,6 +31,7 @@ from .home import (
 from .live import live_version
 from .pairs import PairRound, pair_history
 from .results import StandingRow, board_score_grid, standings
+from .scorecard import CardBoard, CardRound, score_card
 from .seating import (
     TABLE_PAIRS,
     SeatedPair,
@@ -46,6 +48,8 @@ __all__ = [
     "PAIR_PLAYERS",
     "TABLE_PAIRS",
     "BoardLine",
+    "CardBoard",
+    "CardRound",
     "PairRound",
     "PlayerName",
     "SeatedPair",
@@ -68,6 +72,7 @@ __all__ = [
     "proposals_in",
     "round_seating",
     "round_with_boards",
+    "score_card",
     "seat_of_user",
     "standings",
     "table_sheet",

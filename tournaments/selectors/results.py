@@ -42,6 +42,9 @@ class StandingRow:
     withdrawn: bool
     names: str
     search: str  # names and usernames, case-folded, for "find a pair"
+    # Equal on total with a neighbour in the list: the tie-break that placed this pair
+    # (`scoring.TIE_BOARDS` or `TIE_REGISTRATION`, RULES 6), None when not tied.
+    tie_break: str | None = None
 
 
 def standings(*, tournament: Tournament) -> list[StandingRow]:
@@ -71,8 +74,10 @@ def standings(*, tournament: Tournament) -> list[StandingRow]:
             return (rank is None, rank or 0, *key)
         return key
 
+    ordered = sorted(pairs, key=order)
+    ties = _tie_breaks(ordered, finished)
     rows = []
-    for position, pair in enumerate(sorted(pairs, key=order), start=1):
+    for position, pair in enumerate(ordered, start=1):
         (pair_id, number, total, boards, rank, completed, master_points, withdrawn_at,
          user1, username1, shown1, user2, username2, shown2) = pair  # fmt: skip
         completion = scoring.completion(boards, total_boards)
@@ -94,9 +99,27 @@ def standings(*, tournament: Tournament) -> list[StandingRow]:
                 completed=completed if finished else completion + 1e-9 >= threshold,
                 master_points=float(master_points),
                 withdrawn=withdrawn_at is not None,
+                tie_break=ties[pair_id],
             )
         )
     return rows
+
+
+def _tie_breaks(ordered: list[tuple], finished: bool) -> dict[int, str | None]:
+    """{pair_id: the tie-break that placed it, or None} for pairs equal on total with a
+    neighbour (`scoring.tie_break`): against the pair above when tied with it, else the
+    pair below. Once finished, ranked pairs and non-completers are separate lists."""
+    keys = [scoring.standing_key(p[2], p[3], p[1]) for p in ordered]
+    groups = [p[4] is None for p in ordered] if finished else [False] * len(ordered)
+    ties: dict[int, str | None] = {}
+    for i, pair in enumerate(ordered):
+        above = below = None
+        if i > 0 and groups[i - 1] == groups[i]:
+            above = scoring.tie_break(keys[i - 1], keys[i])
+        if i + 1 < len(ordered) and groups[i + 1] == groups[i]:
+            below = scoring.tie_break(keys[i], keys[i + 1])
+        ties[pair[0]] = above or below
+    return ties
 
 
 def board_score_grid(*, tournament: Tournament) -> dict[int, dict[int, tuple]]:

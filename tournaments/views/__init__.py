@@ -1,6 +1,7 @@
 """Players' and public pages: thin views over selectors and services."""
 
 from .accounts import profile, signup
+from .paper import score_card, seating_sheet
 from .public import board, healthz, home, pair, results, standings_fragment, tournament
 from .registration import cancel_pair, confirm_pair, propose_pair, withdraw_pair
 from .table import table, table_updates
@@ -15,6 +16,8 @@ __all__ = [
     "profile",
     "propose_pair",
     "results",
+    "score_card",
+    "seating_sheet",
     "signup",
     "standings_fragment",
     "table",

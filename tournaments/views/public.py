@@ -32,6 +32,7 @@ from ..online import records
 from ..services import analysis
 from ..services.registration import registration_problem
 from ..templatetags import bridge
+from . import paper
 
 PAIR_PLAYERS = ("player1__profile", "player2__profile")
 # Live standings list everyone in a small field; in a big one the top and the
@@ -55,6 +56,7 @@ def home(request):
                 "table": table,
                 "direction": Direction.NS if ns else Direction.EW,
                 "opponents": table.ew_pair if ns else table.ns_pair,
+                "pair_id": table.ns_pair_id if ns else table.ew_pair_id,
             }
         )
     made, received = selectors.open_proposals(user=request.user)
@@ -162,6 +164,11 @@ def standings_fragment(request, tournament_id: int):
 def _cells_html(scores: dict, boards: list[int], board_url: str, method: str) -> str:
     """A pair's board cells on the results grid, rendered here rather than in the
     template: at 100 rows × 20+ boards per page the template loop was most of the time."""
+    return mark_safe("".join(_cells(scores, boards, board_url, method)))  # format_html'd
+
+
+def _cells(scores: dict, boards: list[int], board_url: str, method: str) -> list[str]:
+    """`_cells_html`, one cell a board (the printed grid takes them in column groups)."""
     not_played = gettext("not played")
     titles = {code: bridge.direction(code) for code in Direction.values}
     cells = []
@@ -182,7 +189,7 @@ def _cells_html(scores: dict, boards: list[int], board_url: str, method: str) ->
                 direction, n, board_url, n, titles.get(direction, direction),
                 bridge.points(points, method),
             ))  # fmt: skip
-    return mark_safe("".join(cells))  # every piece above went through format_html
+    return cells  # every piece above went through format_html
 
 
 def results(request, tournament_id: int):
@@ -199,16 +206,17 @@ def results(request, tournament_id: int):
     boards, grid = cached.score_grid(tournament, version)
     # Board links are built by hand: reverse() per cell is too slow for a big field.
     board_url = reverse("board", args=[tournament.pk, 1])[: -len("1/")]
-    page_rows = [
-        {
-            "line": row,
-            "cells": _cells_html(
-                grid.get(row.pair_id, {}), boards, board_url, tournament.scoring_method
-            ),
-            "mine": request.user.pk in row.user_ids,
-        }
-        for row in page.object_list
-    ]
+    page_rows = []
+    for row in page.object_list:
+        cells = _cells(grid.get(row.pair_id, {}), boards, board_url, tournament.scoring_method)
+        page_rows.append(
+            {
+                "line": row,
+                "cells": mark_safe("".join(cells)),  # format_html'd cell by cell
+                "cell_list": cells,
+                "mine": request.user.pk in row.user_ids,
+            }
+        )
     return render(
         request,
         "tournaments/results.html",
@@ -221,6 +229,9 @@ def results(request, tournament_id: int):
             "query": query,
             "finished": tournament.status == TournamentStatus.FINISHED,
             "pair_count": len(rows),
+            # Before a round has closed nobody has a score: no ranks, not all first at 0.
+            "scored": bool(boards),
+            "print_grids": paper.print_grids(boards, page_rows),
         },
     )
 

@@ -488,12 +488,12 @@ def test_board_page_shows_the_deal_the_analysis_and_every_result(client, mp_even
     assert '<span class="suit red">♥</span>' in html
     rows = traveller_rows(html)
     # Highest NS score first; each side's matchpoint percentage.
-    assert [r[-3:] for r in rows] == [
+    assert [r[6:9] for r in rows] == [
         ["450", "100.00", "0.00"],
         ["420", "50.00", "50.00"],
         [f"{MINUS}50", "0.00", "100.00"],
     ]
-    assert rows[0][3:6] == ["4♠", "N", ""] and rows[0][6:8] == ["+1", "11"]
+    assert rows[0][1:4] == ["4♠", "N", ""] and rows[0][4:6] == ["+1", "11"]
     board = t.boards.get(number=1)
     assert board.double_dummy is None
 

@@ -1,0 +1,128 @@
+"""A pair's personal score card: every board it played with the opponents, its direction,
+the contract, declarer, lead, tricks, its score and its MP % or IMPs, and round totals
+(what club sites and BBO hand a pair after a session)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Q
+
+from ..models import (
+    BoardResult,
+    Direction,
+    Pair,
+    PairBoardScore,
+    ResultState,
+    Round,
+    RoundStatus,
+    Standing,
+    Table,
+)
+from .boards import deal_visible
+from .seating import TABLE_PAIRS
+
+
+@dataclass(frozen=True)
+class CardBoard:
+    number: int
+    result: BoardResult | None  # None: no result stored (a bye, or not reached)
+    score: int | None  # the contract score from this pair's side (NS score or its negative)
+    points: float | None  # this pair's MP % or IMPs on the board; None when not completed
+    completed: bool
+    artificial: str  # "A+", "A", "A-" for an adjusted or bye score, else ""
+
+    @property
+    def played(self) -> bool:
+        return self.result is not None and self.result.state == ResultState.PLAYED
+
+    @property
+    def passed_out(self) -> bool:
+        return self.result is not None and self.result.state == ResultState.PASSED_OUT
+
+
+@dataclass(frozen=True)
+class CardRound:
+    round: Round
+    direction: str  # Direction.NS, EW or BYE, or "" (not seated: withdrawn or late entry)
+    table: Table | None
+    opponents: Pair | None
+    shown: bool  # the round has closed: its results are public (RULES 2, 8)
+    boards: list[CardBoard]
+    round_score: float | None
+    total: float | None
+    position: int | None
+
+
+def score_card(*, pair: Pair) -> list[CardRound]:
+    """The pair's rounds that have started, each with its boards (five queries).
+
+    Results are only read for closed rounds: while a round is open another table may
+    still have its boards to play (the hand-record rule, `deal_visible`)."""
+    tournament = pair.tournament
+    rounds = [
+        r
+        for r in Round.objects.filter(tournament=tournament).order_by("number")
+        if r.status != RoundStatus.SCHEDULED
+    ]
+    tables = {
+        t.round_id: t
+        for t in Table.objects.filter(
+            Q(ns_pair=pair) | Q(ew_pair=pair), round__tournament=tournament
+        ).select_related(*TABLE_PAIRS)
+    }
+    closed = {r.id for r in rounds if deal_visible(None, r)}  # the round decides alone
+    results: dict[tuple[int, int], BoardResult] = {}
+    table_ids = [t.id for round_id, t in tables.items() if round_id in closed]
+    for result in BoardResult.objects.filter(table_id__in=table_ids).select_related("board"):
+        results[(result.table_id, result.board.number)] = result
+    scores = {
+        number: (points, completed, artificial)
+        for number, points, completed, artificial in PairBoardScore.objects.filter(
+            pair=pair, board__round_id__in=closed
+        ).values_list("board__number", "points", "completed", "artificial")
+    }
+    standings = {s.round_id: s for s in Standing.objects.filter(pair=pair)}
+    card = []
+    for r in rounds:
+        table = tables.get(r.id)
+        opponents: Pair | None = None
+        if table is not None:
+            direction = table.side_of_pair(pair.id) or ""
+            opponents = table.ew_pair if direction == Direction.NS else table.ns_pair
+        else:
+            direction = Direction.BYE if r.bye_pair_id == pair.id else ""
+        boards = []
+        if r.id in closed and direction:
+            for number in tournament.board_numbers(r.number):
+                result = results.get((table.id, number)) if table is not None else None
+                points, completed, artificial = scores.get(number, (None, False, ""))
+                ns_score = result.ns_score if result is not None else None
+                score = None
+                if ns_score is not None:
+                    score = ns_score if direction == Direction.NS else -ns_score
+                boards.append(
+                    CardBoard(
+                        number=number,
+                        result=result,
+                        score=score,
+                        points=points,
+                        completed=completed,
+                        artificial=artificial,
+                    )
+                )
+        standing = standings.get(r.id)
+        card.append(
+            CardRound(
+                round=r,
+                direction=direction,
+                table=table,
+                opponents=opponents,
+                shown=r.id in closed,
+                boards=boards,
+                round_score=standing.round_score if standing else None,
+                total=standing.total if standing else None,
+                position=standing.position if standing else None,
+            )
+        )
+    return card

@@ -1,0 +1,83 @@
+"""What a pair takes home and a club puts on the wall: the personal score card and a
+round's printable seating list."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404, render
+from django.utils.safestring import mark_safe
+
+import scoring
+
+from .. import selectors
+from ..models import Pair, PairStatus, Round, ScoringMethod, Tournament, TournamentStatus
+
+PAIR_PLAYERS = ("player1__profile", "player2__profile")
+# Board columns of one printed column group: with the rank, pair and total columns
+# repeated, 16 board columns fill an A4 landscape page at the print stylesheet's size.
+PRINT_BOARDS = 16
+
+
+def print_grids(boards: list[int], rows: list[dict]) -> list[dict]:
+    """The results grid as printed: a grid wider than one A4 landscape page is split
+    into column groups of `PRINT_BOARDS` boards, each repeating the rank and pair
+    columns, so every board is on paper next to its pair (RULES 8). Empty when one group
+    holds every board (the screen grid prints as it is)."""
+    if len(boards) <= PRINT_BOARDS:
+        return []
+    return [
+        {
+            "boards": boards[start : start + PRINT_BOARDS],
+            "rows": [
+                # the cells were format_html'd one by one (views.public._cells)
+                (row, mark_safe("".join(row["cell_list"][start : start + PRINT_BOARDS])))
+                for row in rows
+            ],
+        }
+        for start in range(0, len(boards), PRINT_BOARDS)
+    ]
+
+
+def score_card(request, tournament_id: int, pair_id: int):
+    pair = get_object_or_404(
+        Pair.objects.select_related("tournament", *PAIR_PLAYERS),
+        pk=pair_id,
+        tournament_id=tournament_id,
+        status=PairStatus.CONFIRMED,
+    )
+    tournament = pair.tournament
+    card = selectors.score_card(pair=pair)
+    return render(
+        request,
+        "tournaments/score_card.html",
+        {
+            "tournament": tournament,
+            "pair": pair,
+            "card": card,
+            "mine": pair.has_player(request.user.pk),
+            "completion": scoring.completion(pair.boards_completed, tournament.total_boards),
+            "finished": tournament.status == TournamentStatus.FINISHED,
+            "scored": any(r.shown for r in card),
+            "is_mp": tournament.scoring_method == ScoringMethod.MP,
+        },
+    )
+
+
+def seating_sheet(request, tournament_id: int, number: int):
+    """A round's seating on paper, for a club that plays face to face: big table
+    numbers, both pairs, the boards, the bye."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    round = get_object_or_404(
+        Round.objects.select_related(*(f"bye_pair__{p}" for p in PAIR_PLAYERS)),
+        tournament=tournament,
+        number=number,
+    )
+    return render(
+        request,
+        "tournaments/seating_sheet.html",
+        {
+            "tournament": tournament,
+            "round": round,
+            "seating": selectors.round_seating(round=round),
+            "rounds": range(1, tournament.round_set.count() + 1),
+        },
+    )

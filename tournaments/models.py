@@ -369,6 +369,8 @@ class Round(models.Model):
         verbose_name=_("bye"),
     )
     rematches = models.PositiveIntegerField(_("unavoidable rematches"), default=0)
+    # What the clock did when it woke up late (a stalled clock, RULES 3), for admin.
+    clock_note = models.CharField(_("clock note"), max_length=500, blank=True)
 
     objects = RoundQuerySet.as_manager()
 

@@ -100,7 +100,16 @@ class PairInline(admin.TabularInline):
 
 class RoundInline(admin.TabularInline):
     model = Round
-    fields = ("number", "status", "starts_at", "ends_at", "closed_at", "bye_pair", "rematches")
+    fields = (
+        "number",
+        "status",
+        "starts_at",
+        "ends_at",
+        "closed_at",
+        "bye_pair",
+        "rematches",
+        "clock_note",
+    )
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -494,6 +503,7 @@ class RoundAdmin(RunsClock, admin.ModelAdmin):
         "closed_at",
         "bye_pair",
         "rematches",
+        "clock_note",
     )
     inlines = [TableInline]
     actions = ["rescore"]

@@ -49,5 +49,10 @@ class Migration(migrations.Migration):
                 'ordering': ['tournament', 'changed_at', 'id'],
             },
         ),
+        migrations.AddField(
+            model_name='round',
+            name='clock_note',
+            field=models.CharField(blank=True, max_length=500, verbose_name='clock note'),
+        ),
         migrations.RunPython(directors_see_settings_changes, migrations.RunPython.noop),
     ]

@@ -132,6 +132,5 @@ def test_an_on_time_clock_writes_no_note(make_tournament, register_pairs, t0):
     register_pairs(tournament, 4)
     advance(now=t0)
     advance(now=t0 + 20 * MINUTE + 30 * timedelta(seconds=1))
-    assert set(Round.objects.filter(tournament=tournament).values_list("clock_note", flat=True)) == {
-        ""
-    }
+    notes = Round.objects.filter(tournament=tournament).values_list("clock_note", flat=True)
+    assert set(notes) == {""}

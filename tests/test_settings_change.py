@@ -27,8 +27,8 @@ from tournaments.services.clock import advance
 from tournaments.services.settings_change import (
     SettingsInvalid,
     SettingsLocked,
-    change_scoring_settings,
     change_schedule,
+    change_scoring_settings,
 )
 
 pytestmark = pytest.mark.django_db
@@ -101,9 +101,7 @@ def figures(tournament) -> dict:
         (reg[pair], board, direction, None if points is None else round(points, 6), done, art)
         for pair, board, direction, points, done, art in PairBoardScore.objects.filter(
             board__tournament=tournament
-        ).values_list(
-            "pair_id", "board__number", "direction", "points", "completed", "artificial"
-        )
+        ).values_list("pair_id", "board__number", "direction", "points", "completed", "artificial")
     )
     standings = sorted(
         (reg[pair], rnd, None if rs is None else round(rs, 6), round(total, 6), done, pos)
@@ -314,7 +312,11 @@ def test_round_length_and_gap_time_only_rounds_not_yet_opened(
     assert (r1.starts_at, r1.ends_at) == (t0, t0 + 20 * MINUTE)  # the open round keeps its bell
     advance(now=t0 + 20 * MINUTE)  # round 2 seated for t0+25, 30 minutes
     r2 = Round.objects.get(tournament=tournament, number=2)
-    assert (r2.status, r2.starts_at, r2.ends_at) == ("scheduled", t0 + 25 * MINUTE, t0 + 55 * MINUTE)
+    assert (r2.status, r2.starts_at, r2.ends_at) == (
+        "scheduled",
+        t0 + 25 * MINUTE,
+        t0 + 55 * MINUTE,
+    )
     # Seated but not yet open: it follows a change.
     change_schedule(
         tournament=tournament, by=organiser, round_length=timedelta(minutes=25),

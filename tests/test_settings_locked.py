@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 from django.utils import timezone
-from test_api_support import Api, assert_error, english, token_for  # noqa: F401
+from test_api_support import Api, assert_error, english, token_for  # noqa: F401  (fixture)
 
 from tournaments.models import RankTitle, SettingsChange, Tournament
 from tournaments.services import clock, titles
@@ -124,8 +124,11 @@ def test_the_admin_action_asks_then_rescores_and_records(director_client, direct
     assert director_client.get(reverse("admin:tournaments_settingschange_add")).status_code == 403
 
 
+@pytest.mark.usefixtures("english")
 def test_the_api_changes_settings_and_refuses_contradictions(
-    english, director, make_user, running  # noqa: F811
+    director,
+    make_user,
+    running,  # noqa: F811
 ):
     api = Api(token_for(director))
     path = f"/tournaments/{running.pk}/scoring-settings"
@@ -161,7 +164,10 @@ def thresholds() -> list[Decimal]:
     return list(RankTitle.objects.order_by("level").values_list("min_master_points", flat=True))
 
 
-def test_a_threshold_typo_is_refused_by_the_service_and_nothing_is_saved(english, director):
+@pytest.mark.usefixtures("english")
+def test_a_threshold_typo_is_refused_by_the_service_and_nothing_is_saved(
+    director,
+):
     before = thresholds()
     with pytest.raises(titles.TitleThresholdsInvalid, match="must increase"):
         titles.set_title_thresholds(changes={3: Decimal(2000)}, by=director)  # 2000 for 5

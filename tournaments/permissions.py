@@ -69,6 +69,5 @@ DIRECTORS_GROUP_PERMISSIONS = (
     (APP, "ranktitle", "change_ranktitle"),  # the thresholds are the organiser's (RULES 7)
     (APP, "ranktitle", "view_ranktitle"),
     (APP, "clockheartbeat", "view_clockheartbeat"),
-    (APP, "settingschange", "view_settingschange"),  # the record of settings changes
     ("auth", "user", "view_user"),
 )

@@ -32,6 +32,7 @@ from ..services.permissions import RUN_CLOCK_CODENAME
 from .actions import RunsClock, confirmed, run_action
 
 STALE_CLOCK_SECONDS = 30
+VIEW_TOURNAMENT = "tournaments.view_tournament"
 
 
 def _events(report: clock.ActionReport) -> tuple[str, ...]:
@@ -133,6 +134,10 @@ class SettingsChangeInline(admin.TabularInline):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+    def has_view_permission(self, request, obj=None):
+        # Whoever sees the tournament sees its record (no permission of its own).
+        return request.user.has_perm(VIEW_TOURNAMENT)
 
 
 class ScoringSettingsForm(forms.Form):
@@ -306,6 +311,13 @@ class TournamentAdmin(RunsClock, admin.ModelAdmin):
         "rescore_last_round",
         "change_scoring_settings",
     ]
+
+    def get_inline_instances(self, request, obj=None):
+        inlines = super().get_inline_instances(request, obj)
+        if obj is None or not obj.settings_changes.exists():
+            # The record of settings changes shows once there is one.
+            inlines = [i for i in inlines if not isinstance(i, SettingsChangeInline)]
+        return inlines
 
     def get_queryset(self, request):
         return (
@@ -536,6 +548,12 @@ class SettingsChangeAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.has_perm(VIEW_TOURNAMENT)
+
+    def has_module_permission(self, request):
+        return request.user.has_perm(VIEW_TOURNAMENT)
 
 
 @admin.register(ClockHeartbeat)

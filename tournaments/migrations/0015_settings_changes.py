@@ -6,24 +6,6 @@ from django.conf import settings
 from django.db import migrations, models
 
 
-def directors_see_settings_changes(apps, schema_editor):
-    """The directors' group may read the record (frozen here, as 0007 froze its list)."""
-    ContentType = apps.get_model("contenttypes", "ContentType")
-    Permission = apps.get_model("auth", "Permission")
-    Group = apps.get_model("auth", "Group")
-    content_type, _created = ContentType.objects.get_or_create(
-        app_label="tournaments", model="settingschange"
-    )
-    permission, _created = Permission.objects.get_or_create(
-        content_type=content_type,
-        codename="view_settingschange",
-        defaults={"name": "Can view settings change"},
-    )
-    group = Group.objects.filter(name="Tournament directors").first()
-    if group is not None:
-        group.permissions.add(permission)
-
-
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -54,5 +36,4 @@ class Migration(migrations.Migration):
             name='clock_note',
             field=models.CharField(blank=True, max_length=500, verbose_name='clock note'),
         ),
-        migrations.RunPython(directors_see_settings_changes, migrations.RunPython.noop),
     ]

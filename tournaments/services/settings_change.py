@@ -155,15 +155,15 @@ def clean_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
 def _check_against_play(tournament: Tournament, clean: Mapping[str, Any]) -> None:
     """Refuse what would contradict the rounds already played (RULES 3)."""
     rounds = Round.objects.filter(tournament=tournament)
-    if "boards_per_round" in clean and clean["boards_per_round"] != tournament.boards_per_round:
-        if rounds.exists():
-            raise SettingsLocked(
-                _(
-                    "Boards per round cannot change once round 1 has started: its boards "
-                    "(%(n)s a round) have been dealt and played."
-                )
-                % {"n": tournament.boards_per_round}
+    new_boards = clean.get("boards_per_round", tournament.boards_per_round)
+    if new_boards != tournament.boards_per_round and rounds.exists():
+        raise SettingsLocked(
+            _(
+                "Boards per round cannot change once round 1 has started: its boards "
+                "(%(n)s a round) have been dealt and played."
             )
+            % {"n": tournament.boards_per_round}
+        )
     if "rounds" in clean and clean["rounds"] != tournament.rounds:
         seated = rounds.order_by("-number").values_list("number", flat=True).first() or 0
         if clean["rounds"] < seated:

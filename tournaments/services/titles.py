@@ -48,9 +48,7 @@ def check_title_thresholds(changes: Mapping[int, Decimal]) -> list[tuple[int, De
         scoring.validate_title_thresholds([float(value) for _level, value in sequence])
     except scoring.ScoringError as error:
         names = dict(RankTitle.objects.values_list("level", "name_en"))
-        order = [
-            f"{names.get(level, level)} {value:g}" for level, value in sequence
-        ]
+        order = [f"{names.get(level, level)} {value:g}" for level, value in sequence]
         raise TitleThresholdsInvalid(
             _("%(problem)s (now: %(order)s).")
             % {"problem": scoring_message(error), "order": ", ".join(order)}

@@ -105,7 +105,7 @@ def test_the_admin_action_asks_then_rescores_and_records(director_client, direct
     response = director_client.post(TOURNAMENTS, {**data, **form, "confirm": "on"}, follow=True)
     [(level, text)] = messages_of(response)
     assert level == "success", text
-    assert "scoring_method: IMP → MP" in text
+    assert "scoring method: Total IMPs (cross-IMPs) → Matchpoints" in text
     assert Tournament.objects.get(pk=running.pk).scoring_method == "MP"
     record = SettingsChange.objects.get()
     assert (record.changed_by, record.reason) == (director, "The flyer said MP")

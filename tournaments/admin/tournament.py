@@ -124,7 +124,7 @@ class SettingsChangeInline(admin.TabularInline):
     """The record of "change settings and re-score" (append-only)."""
 
     model = SettingsChange
-    fields = ("changed_at", "changed_by", "before", "after", "reason")
+    fields = ("changed_at", "changed_by", "what_changed", "reason")
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -138,6 +138,10 @@ class SettingsChangeInline(admin.TabularInline):
     def has_view_permission(self, request, obj=None):
         # Whoever sees the tournament sees its record (no permission of its own).
         return request.user.has_perm(VIEW_TOURNAMENT)
+
+    @admin.display(description=_("what changed"))
+    def what_changed(self, obj):
+        return describe_change(obj)
 
 
 class ScoringSettingsForm(forms.Form):
@@ -155,7 +159,11 @@ class ScoringSettingsForm(forms.Form):
     )
     rounds = forms.IntegerField(label=_("rounds"), min_value=1)
     boards_per_round = forms.IntegerField(label=_("boards per round"), min_value=1)
-    reason = forms.CharField(label=_("reason (recorded)"), max_length=settings_change.REASON_MAX)
+    reason = forms.CharField(
+        label=_("reason (recorded)"),
+        max_length=settings_change.REASON_MAX,
+        widget=forms.TextInput(attrs={"size": 80}),
+    )
     confirm = forms.BooleanField(
         label=_("Re-score every closed round, the totals, the ranking and the master points"),
     )
@@ -186,9 +194,25 @@ def _changed(tournament: Tournament, data: dict) -> dict:
     return changes
 
 
+def _setting_value(name: str, value) -> str:
+    field = Tournament._meta.get_field(name)
+    if isinstance(value, bool):
+        return str(_("on") if value else _("off"))
+    labels = dict(field.choices or ())  # type: ignore[arg-type]
+    return str(labels.get(value, value))
+
+
+def describe_change(record: SettingsChange) -> str:
+    """ "scoring method: Total IMPs → Matchpoints; …" in the reader's language."""
+    return "; ".join(
+        f"{Tournament._meta.get_field(name).verbose_name}: "
+        f"{_setting_value(name, record.before.get(name))} → {_setting_value(name, value)}"
+        for name, value in record.after.items()
+    )
+
+
 def _recorded(record: SettingsChange) -> list[str]:
-    changed = ", ".join(f"{k}: {record.before[k]} → {record.after[k]}" for k in record.after)
-    return [_("settings changed (%(c)s), whole event re-scored") % {"c": changed}]
+    return [_("settings changed (%(c)s), whole event re-scored") % {"c": describe_change(record)}]
 
 
 class ExtendForm(forms.Form):
@@ -536,9 +560,21 @@ class RoundAdmin(RunsClock, admin.ModelAdmin):
 class SettingsChangeAdmin(admin.ModelAdmin):
     """The append-only record of settings changes: read, never edited."""
 
-    list_display = ("tournament", "changed_at", "changed_by", "before", "after", "reason")
+    list_display = ("tournament", "changed_at", "changed_by", "what_changed", "reason")
     list_filter = ("tournament",)
-    readonly_fields = ("tournament", "changed_at", "changed_by", "before", "after", "reason")
+    readonly_fields = (
+        "tournament",
+        "changed_at",
+        "changed_by",
+        "what_changed",
+        "before",
+        "after",
+        "reason",
+    )
+
+    @admin.display(description=_("what changed"))
+    def what_changed(self, obj):
+        return describe_change(obj)
 
     def has_add_permission(self, request):
         return False

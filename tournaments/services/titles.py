@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 
 from django.db import transaction
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 import scoring
@@ -47,8 +48,9 @@ def check_title_thresholds(changes: Mapping[int, Decimal]) -> list[tuple[int, De
     try:
         scoring.validate_title_thresholds([float(value) for _level, value in sequence])
     except scoring.ScoringError as error:
-        names = dict(RankTitle.objects.values_list("level", "name_en"))
-        order = [f"{names.get(level, level)} {value:g}" for level, value in sequence]
+        name = "name_zh" if (get_language() or "").startswith("zh") else "name_en"
+        names = dict(RankTitle.objects.values_list("level", name))
+        order = [f"{names.get(level, level)} {float(value):g}" for level, value in sequence]
         raise TitleThresholdsInvalid(
             _("%(problem)s (now: %(order)s).")
             % {"problem": scoring_message(error), "order": ", ".join(order)}

@@ -209,3 +209,16 @@ def test_a_threshold_typo_is_refused_in_admin_list_and_form(director_client):
     assert page.status_code == 200
     assert "must increase" in str(page.context["adminform"].form.non_field_errors())
     assert RankTitle.objects.get(pk=title.pk).min_master_points == before[2] + 1
+
+
+def test_the_api_changes_round_length_and_gap_of_rounds_not_yet_opened(director, running):
+    api = Api(token_for(director))
+    path = f"/tournaments/{running.pk}/schedule"
+    response = api._send("patch", path, {"round_minutes": 25, "gap_minutes": 5}, None, None)
+    assert response.status_code == 200, response.content
+    assert (response.json()["round_minutes"], response.json()["gap_minutes"]) == (25, 5)
+    current = running.round_set.current()
+    assert current.ends_at - current.starts_at == timedelta(minutes=30)  # open: unchanged
+    before = list(Tournament.objects.filter(pk=running.pk).values())
+    assert_error(api._send("patch", path, {"round_minutes": 0}, None, None), 400, "round length")
+    assert list(Tournament.objects.filter(pk=running.pk).values()) == before

@@ -71,3 +71,27 @@ def change_scoring_settings(request, tournament_id: int, payload: ScoringSetting
         },
         "tournament": _tournament_now(t),
     }
+
+
+class ScheduleIn(Schema):
+    round_minutes: float | None = Field(None, description="Length of the rounds not yet opened.")
+    gap_minutes: float | None = Field(None, description="Gap before the rounds not yet opened.")
+
+
+@router.patch(
+    "/tournaments/{tournament_id}/schedule",
+    auth=organiser_auth,
+    throttle=limits.API_WRITE_LIMITS,
+    response={200: TournamentOut, **WRITE_ERRORS},
+    tags=["setup"],
+    summary="Round length and gap of the rounds not yet opened (organiser)",
+)
+def change_schedule(request, tournament_id: int, payload: ScheduleIn):
+    t = lookups.get_tournament(tournament_id)
+    settings_change.change_schedule(
+        tournament=t,
+        by=request.auth,
+        round_length=settings_change.minutes(payload.round_minutes, "round_length"),
+        gap_length=settings_change.minutes(payload.gap_minutes, "gap_length"),
+    )
+    return _tournament_now(t)

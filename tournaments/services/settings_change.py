@@ -284,6 +284,25 @@ def rescore_event(*, tournament: Tournament, now: datetime) -> None:
 # --- round length and gap ------------------------------------------------------------
 
 
+def minutes(value: float | None, name: str) -> timedelta | None:
+    """Minutes from the API as a duration for `name` ("round_length" or "gap_length"),
+    refused with the field's own message when not a finite number in range."""
+    if value is None:
+        return None
+    validator = {
+        "round_length": validators.validate_round_length,
+        "gap_length": validators.validate_gap_length,
+    }[name]
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        _checked(validator, None)
+    try:
+        length = timedelta(seconds=round(value * 60))
+    except OverflowError:
+        length = timedelta.max if value > 0 else timedelta.min
+    _checked(validator, length)
+    return length
+
+
 def change_schedule(
     *,
     tournament: Tournament,

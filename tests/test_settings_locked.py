@@ -222,3 +222,9 @@ def test_the_api_changes_round_length_and_gap_of_rounds_not_yet_opened(director,
     before = list(Tournament.objects.filter(pk=running.pk).values())
     assert_error(api._send("patch", path, {"round_minutes": 0}, None, None), 400, "round length")
     assert list(Tournament.objects.filter(pk=running.pk).values()) == before
+
+
+def test_a_finished_event_shows_its_timetable_read_only(director_client, director, running):
+    Tournament.objects.filter(pk=running.pk).update(status="finished")
+    page = director_client.get(reverse("admin:tournaments_tournament_change", args=[running.pk]))
+    assert not {"round_length", "gap_length"} & set(page.context["adminform"].form.fields)

@@ -365,6 +365,8 @@ class TournamentAdmin(RunsClock, admin.ModelAdmin):
         if obj is not None and settings_change.has_started(obj):
             # Changed only by "change settings and re-score the whole event" (RULES 3).
             fixed += [f for f in settings_change.LOCKED_FIELDS if f not in fixed]
+        if obj is not None and obj.status == TournamentStatus.FINISHED:
+            fixed += ["round_length", "gap_length"]  # no round is left to time
         return fixed
 
     def save_model(self, request, obj, form, change):

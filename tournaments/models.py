@@ -375,6 +375,8 @@ class Round(models.Model):
         verbose_name=_("bye"),
     )
     rematches = models.PositiveIntegerField(_("unavoidable rematches"), default=0)
+    # What the clock did when it woke up late (a stalled clock, RULES 3), for admin.
+    clock_note = models.CharField(_("clock note"), max_length=500, blank=True)
 
     objects = RoundQuerySet.as_manager()
 
@@ -772,3 +774,41 @@ class SwappedSeats(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table}: {self.pair} swapped"
+
+
+class SettingsChange(models.Model):
+    """An organiser's change of a started tournament's scoring settings, and the re-score
+    it caused (`services.settings_change`, RULES 3): who, when, before, after, why.
+
+    Append-only: a stored record is never changed (`save` refuses) and admin offers no
+    edit or delete.
+    """
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="settings_changes"
+    )
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("changed by"),
+    )
+    changed_at = models.DateTimeField(_("changed at"), default=timezone.now)
+    before = models.JSONField(_("before"))
+    after = models.JSONField(_("after"))
+    reason = models.CharField(_("reason"), max_length=500)
+
+    class Meta:
+        ordering = ["tournament", "changed_at", "id"]
+        verbose_name = _("settings change")
+        verbose_name_plural = _("settings changes")
+
+    def __str__(self) -> str:
+        return f"{self.tournament} · {self.changed_at:%Y-%m-%d %H:%M}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise ValueError("a settings change is a record: it is never changed")
+        super().save(*args, **kwargs)

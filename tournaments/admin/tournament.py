@@ -3,6 +3,9 @@ extend it, pause, resume, re-score; the rounds with their tables; the clock's he
 
 from __future__ import annotations
 
+import copy
+from decimal import Decimal
+
 from django import forms
 from django.contrib import admin, messages
 from django.db.models import Count, Q
@@ -17,16 +20,20 @@ from ..models import (
     PairStatus,
     Round,
     RoundStatus,
+    ScoringMethod,
+    SettingsChange,
     Table,
     Tournament,
     TournamentStatus,
+    UnplayedPolicy,
 )
-from ..services import clock, setup
+from ..services import clock, settings_change, setup
 from ..services.permissions import RUN_CLOCK_CODENAME
 from .actions import RunsClock, confirmed, run_action
 from .late_entry import ManagesPlayers, add_late_pair
 
 STALE_CLOCK_SECONDS = 30
+VIEW_TOURNAMENT = "tournaments.view_tournament"
 
 
 def _events(report: clock.ActionReport) -> tuple[str, ...]:
@@ -95,7 +102,16 @@ class PairInline(admin.TabularInline):
 
 class RoundInline(admin.TabularInline):
     model = Round
-    fields = ("number", "status", "starts_at", "ends_at", "closed_at", "bye_pair", "rematches")
+    fields = (
+        "number",
+        "status",
+        "starts_at",
+        "ends_at",
+        "closed_at",
+        "bye_pair",
+        "rematches",
+        "clock_note",
+    )
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -103,6 +119,101 @@ class RoundInline(admin.TabularInline):
 
     def has_add_permission(self, request, obj=None):
         return False
+
+
+class SettingsChangeInline(admin.TabularInline):
+    """The record of "change settings and re-score" (append-only)."""
+
+    model = SettingsChange
+    fields = ("changed_at", "changed_by", "what_changed", "reason")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_view_permission(self, request, obj=None):
+        # Whoever sees the tournament sees its record (no permission of its own).
+        return request.user.has_perm(VIEW_TOURNAMENT)
+
+    @admin.display(description=_("what changed"))
+    def what_changed(self, obj):
+        return describe_change(obj)
+
+
+class ScoringSettingsForm(forms.Form):
+    """The settings that decide scores, for "change settings and re-score" (RULES 3)."""
+
+    scoring_method = forms.ChoiceField(label=_("scoring method"), choices=ScoringMethod.choices)
+    completion_threshold = forms.DecimalField(
+        label=_("completion threshold (%)"), min_value=1, max_value=100, decimal_places=2
+    )
+    unplayed_policy = forms.ChoiceField(
+        label=_("unplayed-board policy"), choices=UnplayedPolicy.choices
+    )
+    neuberg = forms.BooleanField(
+        label=_("Neuberg for boards with artificial scores"), required=False
+    )
+    rounds = forms.IntegerField(label=_("rounds"), min_value=1)
+    boards_per_round = forms.IntegerField(label=_("boards per round"), min_value=1)
+    reason = forms.CharField(
+        label=_("reason (recorded)"),
+        max_length=settings_change.REASON_MAX,
+        widget=forms.TextInput(attrs={"size": 80}),
+    )
+    confirm = forms.BooleanField(
+        label=_("Re-score every closed round, the totals, the ranking and the master points"),
+    )
+
+
+def _settings_form(tournament: Tournament) -> type[forms.Form]:
+    """`ScoringSettingsForm` showing the tournament's settings in force."""
+    current = settings_change.settings_snapshot(tournament)
+    fields = {}
+    for name in settings_change.LOCKED_FIELDS:
+        field = copy.deepcopy(ScoringSettingsForm.base_fields[name])
+        field.initial = current[name]
+        fields[name] = field
+    return type("ScoringSettingsChangeForm", (ScoringSettingsForm,), fields)
+
+
+def _changed(tournament: Tournament, data: dict) -> dict:
+    """Only the settings the organiser changed; the service refuses if none."""
+    current = settings_change.settings_snapshot(tournament)
+    changes = {}
+    for name in settings_change.LOCKED_FIELDS:
+        value = data[name]
+        if name == "completion_threshold":
+            if Decimal(current[name]) != value:
+                changes[name] = value
+        elif value != current[name]:
+            changes[name] = value
+    return changes
+
+
+def _setting_value(name: str, value) -> str:
+    field = Tournament._meta.get_field(name)
+    if isinstance(value, bool):
+        return str(_("on") if value else _("off"))
+    labels = dict(field.choices or ())  # type: ignore[arg-type]
+    return str(labels.get(value, value))
+
+
+def describe_change(record: SettingsChange) -> str:
+    """ "scoring method: Total IMPs → Matchpoints; …" in the reader's language."""
+    return "; ".join(
+        f"{Tournament._meta.get_field(name).verbose_name}: "
+        f"{_setting_value(name, record.before.get(name))} → {_setting_value(name, value)}"
+        for name, value in record.after.items()
+    )
+
+
+def _recorded(record: SettingsChange) -> list[str]:
+    return [_("settings changed (%(c)s), whole event re-scored") % {"c": describe_change(record)}]
 
 
 class ExtendForm(forms.Form):
@@ -175,7 +286,8 @@ class TournamentAdmin(RunsClock, ManagesPlayers, admin.ModelAdmin):
     list_filter = ("status", "scoring_method", "unplayed_policy")
     search_fields = ("name",)
     date_hierarchy = "start_at"
-    inlines = [PairInline, RoundInline]
+    inlines = [PairInline, RoundInline, SettingsChangeInline]
+    change_form_template = "admin/tournaments/tournament/change_form.html"
     readonly_fields = (
         "status",
         "paused_at",
@@ -223,7 +335,15 @@ class TournamentAdmin(RunsClock, ManagesPlayers, admin.ModelAdmin):
         "resume",
         "rescore_last_round",
         add_late_pair,
+        "change_scoring_settings",
     ]
+
+    def get_inline_instances(self, request, obj=None):
+        inlines = super().get_inline_instances(request, obj)
+        if obj is None or not obj.settings_changes.exists():
+            # The record of settings changes shows once there is one.
+            inlines = [i for i in inlines if not isinstance(i, SettingsChangeInline)]
+        return inlines
 
     def get_queryset(self, request):
         return (
@@ -244,12 +364,54 @@ class TournamentAdmin(RunsClock, ManagesPlayers, admin.ModelAdmin):
                 "registration_opens_at",
                 "first_round_draw",
             ]
+        if obj is not None and settings_change.has_started(obj):
+            # Changed only by "change settings and re-score the whole event" (RULES 3).
+            fixed += [f for f in settings_change.LOCKED_FIELDS if f not in fixed]
+        if obj is not None and obj.status == TournamentStatus.FINISHED:
+            fixed += ["round_length", "gap_length"]  # no round is left to time
         return fixed
 
     def save_model(self, request, obj, form, change):
         if not change:
             obj.created_by = request.user
+        schedule = {}
+        if change and settings_change.has_started(obj):
+            # Round length and gap of a started event time only the rounds not yet
+            # opened: the service moves the seated round's times with them.
+            for name in ("round_length", "gap_length"):
+                if name in form.changed_data:
+                    schedule[name] = getattr(obj, name)
+                    setattr(obj, name, form.initial[name])
         super().save_model(request, obj, form, change)
+        if schedule:
+            settings_change.change_schedule(tournament=obj, by=request.user, **schedule)
+            obj.refresh_from_db()
+
+    @admin.action(
+        description=_("Change settings and re-score the whole event…"), permissions=["change"]
+    )
+    def change_scoring_settings(self, request, queryset):
+        if queryset.count() != 1:
+            self.message_user(
+                request, _("Change the settings of one tournament at a time."), messages.ERROR
+            )
+            return None
+        tournament = queryset.get()
+
+        def apply(form):
+            run_action(
+                self, request, tournament.name, settings_change.change_scoring_settings,
+                tournament=tournament, by=request.user,
+                changes=_changed(tournament, form.cleaned_data),
+                reason=form.cleaned_data["reason"], describe=_recorded,
+            )  # fmt: skip
+
+        return confirmed(
+            self, request, queryset, _settings_form(tournament),
+            action="change_scoring_settings",
+            title=_("Change settings and re-score the whole event: %(t)s") % {"t": tournament.name},
+            apply=apply,
+        )  # fmt: skip
 
     @admin.display(description=_("pairs"), ordering="_pairs")
     def pair_count(self, obj):
@@ -381,6 +543,7 @@ class RoundAdmin(RunsClock, admin.ModelAdmin):
         "closed_at",
         "bye_pair",
         "rematches",
+        "clock_note",
     )
     inlines = [TableInline]
     actions = ["rescore"]
@@ -395,6 +558,42 @@ class RoundAdmin(RunsClock, admin.ModelAdmin):
                 self, request, str(r), clock.rescore_round, round=r, by=request.user,
                 describe=lambda _report: [_("re-scored")],
             )  # fmt: skip
+
+
+@admin.register(SettingsChange)
+class SettingsChangeAdmin(admin.ModelAdmin):
+    """The append-only record of settings changes: read, never edited."""
+
+    list_display = ("tournament", "changed_at", "changed_by", "what_changed", "reason")
+    list_filter = ("tournament",)
+    readonly_fields = (
+        "tournament",
+        "changed_at",
+        "changed_by",
+        "what_changed",
+        "before",
+        "after",
+        "reason",
+    )
+
+    @admin.display(description=_("what changed"))
+    def what_changed(self, obj):
+        return describe_change(obj)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.has_perm(VIEW_TOURNAMENT)
+
+    def has_module_permission(self, request):
+        return request.user.has_perm(VIEW_TOURNAMENT)
 
 
 @admin.register(ClockHeartbeat)

@@ -7,6 +7,7 @@ from ninja import NinjaAPI
 from . import docs, errors
 from .endpoints import router
 from .play import router as play_router
+from .settings_change import router as settings_router
 
 api = NinjaAPI(
     title="Swiss pairs director API",
@@ -29,6 +30,7 @@ api = NinjaAPI(
 errors.install(api)
 api.add_router("/", router)
 api.add_router("/", play_router)
+api.add_router("/", settings_router)
 
 
 @api.get("/docs/assets/{name}", include_in_schema=False, url_name="docs-asset")

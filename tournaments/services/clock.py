@@ -166,10 +166,11 @@ def _next_transition(tournament: Tournament, now: datetime) -> str | None:
         if starts_at != current.starts_at:
             # The clock stalled through the gap: the round still gets its full length
             # (and any extension) instead of being cut off before anyone could play.
+            _note(current, _late_start_note(current.starts_at, now))
             current.ends_at = starts_at + (current.ends_at - current.starts_at)
             current.starts_at = starts_at
         current.status = RoundStatus.OPEN
-        current.save(update_fields=["status", "starts_at", "ends_at"])
+        current.save(update_fields=["status", "starts_at", "ends_at", "clock_note"])
         return f"{tournament.name}: round {current.number} opened"
     if current.status == RoundStatus.OPEN and current.ends_at <= now:
         return _close(tournament, current, now, bell=current.ends_at)
@@ -187,9 +188,30 @@ def _active_pairs(tournament: Tournament):
     )
 
 
+def _tolerance(tournament: Tournament) -> timedelta:
+    return min(SCHEDULE_TOLERANCE, tournament.round_length / SCHEDULE_TOLERANCE_SHARE)
+
+
 def _on_schedule(tournament: Tournament, scheduled: datetime, now: datetime) -> datetime:
-    tolerance = min(SCHEDULE_TOLERANCE, tournament.round_length / SCHEDULE_TOLERANCE_SHARE)
-    return scheduled if now - scheduled <= tolerance else now
+    return scheduled if now - scheduled <= _tolerance(tournament) else now
+
+
+def _hhmm(moment: datetime) -> str:
+    return timezone.localtime(moment).strftime("%H:%M")
+
+
+def _note(round: Round, text: str) -> None:
+    """Add to what the round's page in admin says the clock did (RULES 3)."""
+    field = Round._meta.get_field("clock_note")
+    limit = cast(int, field.max_length)
+    round.clock_note = " ".join(filter(None, [round.clock_note, text]))[:limit]
+
+
+def _late_start_note(scheduled: datetime, now: datetime) -> str:
+    return _(
+        "Scheduled to start at %(planned)s; the clock stalled and woke at %(woke)s, so the "
+        "round started then with its full length."
+    ) % {"planned": _hhmm(scheduled), "woke": _hhmm(now)}
 
 
 def _start(tournament: Tournament, now: datetime) -> str:
@@ -266,9 +288,25 @@ def _close(tournament: Tournament, round: Round, now: datetime, *, bell: datetim
         tournament.finished_at = now
         tournament.save(update_fields=["status", "finished_at"])
         return f"{tournament.name}: round {round.number} closed, results published"
-    next_start = _on_schedule(tournament, bell, now) + tournament.gap_length
+    # The timetable is kept where it can be: a clock that woke late in the gap still
+    # starts the next round as planned; only when that time has passed does it start
+    # now, with its full length (RULES 3).
+    planned = bell + tournament.gap_length
+    next_start = _on_schedule(tournament, planned, now)
     seating = _seat_next_round(tournament)
-    _create_round(tournament, round.number + 1, next_start, seating, now)
+    created = _create_round(tournament, round.number + 1, next_start, seating, now)
+    if now - bell > _tolerance(tournament):
+        late = _(
+            "The bell of %(bell)s rang at %(woke)s: the clock had stalled; results entered "
+            "by %(bell)s count."
+        ) % {"bell": _hhmm(bell), "woke": _hhmm(now)}
+        _note(round, late)
+        round.save(update_fields=["clock_note"])
+        if next_start == planned:
+            _note(created, _("The clock woke late in the gap; the round starts as planned."))
+        else:
+            _note(created, _late_start_note(planned, now))
+        created.save(update_fields=["clock_note"])
     return f"{tournament.name}: round {round.number} closed, round {round.number + 1} seated"
 
 
@@ -474,7 +512,11 @@ def extend_round(
         if current is None or current.status == RoundStatus.CLOSED:
             raise ClockError(_("There is no round in play to extend."))
         _check_round_number(current, round_number)
-        if current.status == RoundStatus.OPEN and current.ends_at <= now:
+        # While paused the bell has not rung: resume moves it by the pause's length, so a
+        # bell that passed during the pause can still be moved (RULES 3). Only one that
+        # rang before the pause is too late.
+        bell_checked_at = tournament.paused_at if tournament.paused_at else now
+        if current.status == RoundStatus.OPEN and current.ends_at <= bell_checked_at:
             raise ClockError(_("Round %(n)s has already reached its bell.") % {"n": current.number})
         current.ends_at += timedelta(minutes=minutes)
         current.save(update_fields=["ends_at"])

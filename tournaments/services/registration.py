@@ -47,9 +47,16 @@ User = get_user_model()
 PLAYERS = ("tournament", "player1", "player2")
 
 
+def before_start(tournament: Tournament) -> bool:
+    """Round 1 has not been seated: registration's window. A tournament paused before it
+    starts still takes registrations (RULES 1)."""
+    waiting = (TournamentStatus.SCHEDULED, TournamentStatus.PAUSED)
+    return tournament.status in waiting and not tournament.round_set.exists()
+
+
 def registration_problem(tournament: Tournament, now: datetime) -> str | None:
     """Why registration is not open right now, or None when it is."""
-    if tournament.status != TournamentStatus.SCHEDULED or tournament.round_set.exists():
+    if not before_start(tournament):
         return _("Registration for %(t)s is closed: the tournament has started.") % {
             "t": tournament.name
         }
@@ -240,7 +247,7 @@ def register_pair(
     player1, player2 = _two_players(usernames)
     with transaction.atomic():
         tournament = _lock_tournament(tournament.pk)
-        if tournament.status != TournamentStatus.SCHEDULED or tournament.round_set.exists():
+        if not before_start(tournament):
             raise RegistrationError(registration_problem(tournament, now) or "")
         return _create_pair(
             tournament=tournament, player1=player1, player2=player2, now=now, confirmed=True

@@ -635,7 +635,7 @@ def test_refusals_are_shown_in_plain_words(client, open_event, make_user):
     client.post(confirm)
     client.force_login(carol)
     html = client.post(propose, {"partner": "bob"}, follow=True).content.decode()
-    assert "bob already in a pair in this tournament." in html
+    assert "bob is already in a pair in this tournament." in html
 
 
 def test_either_player_cancels_a_pending_proposal(client, open_event, make_user):

@@ -23,6 +23,7 @@ from django.utils.translation import ngettext
 
 from ..errors import NotAllowed, RegistrationError
 from ..models import Pair, PairMember, PairStatus, Tournament, TournamentStatus, player_name
+from ..timezones import zone_label
 from .permissions import MANAGE_PLAYERS, allowed, require
 
 User = get_user_model()
@@ -39,7 +40,7 @@ def registration_problem(tournament: Tournament, now: datetime) -> str | None:
         local = timezone.localtime(tournament.registration_opens_at)
         return _("Registration for %(t)s opens at %(when)s.") % {
             "t": tournament.name,
-            "when": local.strftime("%Y-%m-%d %H:%M"),
+            "when": local.strftime("%Y-%m-%d %H:%M") + " " + zone_label(local),
         }
     return None
 

@@ -292,9 +292,7 @@ def _changed_rows(request, tournament_id: int, table_id: int):
     seen = (request.GET.get("rs") or "").split("|")
     statuses_changed = seen[:1] + seen[-1:] != state.split("|")[:1] + state.split("|")[-1:]
     changed = [
-        r
-        for r in rows
-        if statuses_changed or request.GET.get(f"rv_{r.board.number}") != r.version
+        r for r in rows if statuses_changed or request.GET.get(f"rv_{r.board.number}") != r.version
     ]
     if not changed and not round_changed:
         return HttpResponse(status=204)

@@ -94,6 +94,13 @@
     var incoming = event.detail.fragment && event.detail.fragment.querySelector("[data-row-notice]");
     var current = target.querySelector("[data-row-notice]");
     if (incoming && current) current.replaceWith(incoming.cloneNode(true));
+    // Say so when what the server holds for this board moved under the player's typing.
+    var fresh = event.detail.fragment && event.detail.fragment.querySelector(".br-result");
+    var shown = target.querySelector(".br-result");
+    var changed = target.querySelector("[data-row-changed]");
+    if (fresh && shown && changed && fresh.textContent.trim() !== shown.textContent.trim()) {
+      changed.hidden = false;
+    }
   });
 
   document.addEventListener("htmx:load", function (event) { initForms(event.target); });

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
+from django.http import HttpResponsePermanentRedirect
 from django.templatetags.static import static
 from django.urls import path
-from django.views.generic import RedirectView
 
 from . import views
 
@@ -37,7 +37,9 @@ urlpatterns = [
         auth_views.PasswordResetCompleteView.as_view(),
         name="password_reset_complete",
     ),
-    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
+    # Browsers ask for /favicon.ico whatever the page says; the hashed name is looked up
+    # per request (at import the static manifest may not be read yet).
+    path("favicon.ico", lambda request: HttpResponsePermanentRedirect(static("favicon.svg"))),
     path("players/<str:username>/", views.profile, name="profile"),
     # A tournament and its public pages
     path("t/<int:tournament_id>/", views.tournament, name="tournament"),

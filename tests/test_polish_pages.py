@@ -334,6 +334,20 @@ def test_password_reset_by_e_mail_end_to_end(client, make_user):
     assert "This link has expired or has been used already." in used
 
 
+def test_password_reset_requests_are_limited_per_address(client, make_user, settings):
+    settings.PASSWORD_RESET_RATE = "2/hour"
+    user = make_user("wei")
+    user.email = "wei@example.org"
+    user.save()
+    for _ in range(2):
+        assert client.post(reverse("password_reset"), {"email": "wei@example.org"}).status_code
+    assert len(mail.outbox) == 2
+    refused = client.post(reverse("password_reset"), {"email": "wei@example.org"})
+    assert refused.status_code == 429
+    assert "Too many password reset requests from your address" in refused.content.decode()
+    assert len(mail.outbox) == 2  # nothing sent
+
+
 def test_password_reset_mail_and_pages_in_chinese(client, make_user):
     user = make_user("li", name="李伟")
     user.email = "li@example.org"

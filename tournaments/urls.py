@@ -19,7 +19,7 @@ urlpatterns = [
     # Password reset: Django's views, the site's templates (templates/registration/).
     path(
         "accounts/password-reset/",
-        auth_views.PasswordResetView.as_view(),
+        views.PasswordResetView.as_view(),
         name="password_reset",
     ),
     path(

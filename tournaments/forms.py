@@ -47,10 +47,19 @@ class SignupForm(UserCreationForm):
         validators=[validate_name],
         help_text=_("How your name appears in seatings and results (your username if empty)."),
     )
+    email = forms.EmailField(
+        label=_("E-mail address"),
+        required=False,
+        max_length=254,
+        help_text=_("Optional. Needed only to reset a forgotten password; never shown."),
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
 
     class Meta(UserCreationForm.Meta):
         model = User
-        fields = ("username",)
+        fields = ("username", "email")  # the address is optional: blank is stored as ""
+
+    field_order = ("username", "display_name", "email", "password1", "password2")
 
     def save(self, commit: bool = True):
         user = super().save(commit=commit)

@@ -1,4 +1,6 @@
 from django.contrib.auth import views as auth_views
+from django.http import HttpResponsePermanentRedirect
+from django.templatetags.static import static
 from django.urls import path
 
 from . import views
@@ -14,6 +16,30 @@ urlpatterns = [
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # Password reset: Django's views, the site's templates (templates/registration/).
+    path(
+        "accounts/password-reset/",
+        views.PasswordResetView.as_view(),
+        name="password_reset",
+    ),
+    path(
+        "accounts/password-reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
+    # Browsers ask for /favicon.ico whatever the page says; the hashed name is looked up
+    # per request (at import the static manifest may not be read yet).
+    path("favicon.ico", lambda request: HttpResponsePermanentRedirect(static("favicon.svg"))),
     path("players/<str:username>/", views.profile, name="profile"),
     # A tournament and its public pages
     path("t/<int:tournament_id>/", views.tournament, name="tournament"),

@@ -192,3 +192,10 @@ if CHANNEL_LAYER_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# E-mail (password reset): printed on the console in development; production sends
+# through SMTP (config/settings/production.py).
+EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Swiss pairs <noreply@localhost>")
+PASSWORD_RESET_RATE = env("PASSWORD_RESET_RATE", default="5/hour")  # requests per address
+PASSWORD_RESET_TIMEOUT = env.int("PASSWORD_RESET_TIMEOUT", default=60 * 60 * 24)  # seconds

@@ -72,3 +72,13 @@ if CACHE_URL:
     # Every open table page polls every 3 s as its logged-in player: read the session
     # from Redis (written through to the database, so a Redis restart logs nobody out).
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+
+# Password-reset mail goes out through SMTP (a local MTA unless EMAIL_HOST is set).
+EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+EMAIL_HOST = env("EMAIL_HOST", default="localhost")
+EMAIL_PORT = env.int("EMAIL_PORT", default=587)
+EMAIL_HOST_USER = env("EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", default="")
+EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=True)
+EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=False)
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=20)

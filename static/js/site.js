@@ -59,6 +59,50 @@
     if (form && target.name && /-level$/.test(target.name)) syncPassOut(form);
   });
 
+  // A row of the table page that the player is working in: focus inside it, or a
+  // field whose value differs from what the server rendered (a half-typed result, a
+  // dispute note). The live refresh must not wipe it.
+  function controlChanged(el) {
+    if (el.type === "hidden" || el.type === "submit" || el.type === "button") return false;
+    if (el.tagName === "SELECT") {
+      for (var i = 0; i < el.options.length; i++) {
+        if (el.options[i].selected !== el.options[i].defaultSelected) return true;
+      }
+      return false;
+    }
+    if (el.type === "checkbox" || el.type === "radio") return el.checked !== el.defaultChecked;
+    return el.value !== el.defaultValue;
+  }
+
+  function rowInUse(row) {
+    if (row.contains(document.activeElement) && document.activeElement !== row &&
+        document.activeElement.matches("input, select, textarea")) return true;
+    var controls = row.querySelectorAll("form input, form select, form textarea");
+    for (var i = 0; i < controls.length; i++) if (controlChanged(controls[i])) return true;
+    return false;
+  }
+
+  // The poller's answer swaps changed rows out of band. A row in use keeps its form
+  // (its old version stays, so the next poll offers it again) and takes only the
+  // row's notice (e.g. "paused by the director").
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target;
+    if (!target || !target.classList || !target.classList.contains("board-row")) return;
+    if (!rowInUse(target)) return;
+    event.detail.shouldSwap = false;
+    target.classList.add("kept");
+    var incoming = event.detail.fragment && event.detail.fragment.querySelector("[data-row-notice]");
+    var current = target.querySelector("[data-row-notice]");
+    if (incoming && current) current.replaceWith(incoming.cloneNode(true));
+    // Say so when what the server holds for this board moved under the player's typing.
+    var fresh = event.detail.fragment && event.detail.fragment.querySelector(".br-result");
+    var shown = target.querySelector(".br-result");
+    var changed = target.querySelector("[data-row-changed]");
+    if (fresh && shown && changed && fresh.textContent.trim() !== shown.textContent.trim()) {
+      changed.hidden = false;
+    }
+  });
+
   document.addEventListener("htmx:load", function (event) { initForms(event.target); });
   document.addEventListener("DOMContentLoaded", function () {
     document.documentElement.classList.add("js");

@@ -25,6 +25,7 @@ from django.db.models import Max, Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ..errors import NotAllowed, RegistrationError, ServiceError
 from ..models import (
@@ -40,7 +41,9 @@ from ..models import (
     Table,
     Tournament,
     TournamentStatus,
+    player_name,
 )
+from ..timezones import zone_label
 from .permissions import MANAGE_PLAYERS, allowed, require
 
 User = get_user_model()
@@ -64,7 +67,7 @@ def registration_problem(tournament: Tournament, now: datetime) -> str | None:
         local = timezone.localtime(tournament.registration_opens_at)
         return _("Registration for %(t)s opens at %(when)s.") % {
             "t": tournament.name,
-            "when": local.strftime("%Y-%m-%d %H:%M"),
+            "when": local.strftime("%Y-%m-%d %H:%M") + " " + zone_label(local),
         }
     return None
 
@@ -84,9 +87,16 @@ def _lock_tournament(tournament_id: int) -> Tournament:
 
 
 def _already_in_pair_message(tournament: Tournament, users: list) -> str:
-    taken = PairMember.objects.filter(tournament=tournament, user__in=users).select_related("user")
-    names = ", ".join(sorted(m.user.get_username() for m in taken)) or "?"
-    return _("%(names)s already in a pair in this tournament.") % {"names": names}
+    """Names the players by the name every page shows them by (their display name)."""
+    taken = PairMember.objects.filter(tournament=tournament, user__in=users).select_related(
+        "user__profile"
+    )
+    names = sorted(player_name(m.user) for m in taken) or ["?"]
+    return ngettext(
+        "%(names)s is already in a pair in this tournament.",
+        "%(names)s are already in a pair in this tournament.",
+        len(names),
+    ) % {"names": _(" and ").join(names)}
 
 
 def pair_problem(*, tournament: Tournament, player1, player2) -> str | None:
@@ -167,7 +177,7 @@ def propose_pair(
         if partner.pk != proposer.pk and waiting.exists():
             raise RegistrationError(
                 _("A proposal between you and %(u)s is already waiting for confirmation.")
-                % {"u": partner.get_username()}
+                % {"u": player_name(partner)}
             )
         return _create_pair(
             tournament=tournament, player1=proposer, player2=partner, now=now, confirmed=False

@@ -6,6 +6,7 @@ from datetime import datetime
 
 from django import template
 from django.utils import timezone
+from django.utils.dateformat import format as date_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
@@ -13,6 +14,7 @@ from django.utils.translation import pgettext_lazy
 
 from tournaments.deals import hands_of
 from tournaments.models import Direction, RoundStatus, ScoringMethod, TournamentStatus
+from tournaments.timezones import zone_label
 
 register = template.Library()
 
@@ -104,13 +106,14 @@ def _signed(value: float, decimals: int) -> str:
 
 @register.filter
 def points(value, method: str = ScoringMethod.IMP) -> str:
-    """A board score or total: MP as a percentage with 2 decimals, IMPs signed with 2
-    decimals (cross-IMPs are fractional), XIMP board scores as whole IMPs."""
+    """A board score or total: MP as a percentage with 2 decimals and its "%", IMPs
+    signed with 2 decimals (cross-IMPs are fractional), XIMP board scores as whole IMPs.
+    Bridge players read "+3" as a gain: a positive IMP figure always carries its "+"."""
     if value is None or value == "":
         return ""
     value = float(value)
     if method == ScoringMethod.MP:
-        return f"{value:.2f}"
+        return f"{value:.2f}%"
     if method == ScoringMethod.XIMP and value == int(value):
         return _signed(value, 0)
     return _signed(value, 2)
@@ -127,11 +130,13 @@ def unit(method: str) -> str:
 
 @register.filter
 def score(value) -> str:
-    """An NS score: '420', '−50', '0'."""
+    """An NS score as score sheets write it: '+420', '−50', '0'."""
     if value is None or value == "":
         return ""
     value = int(value)
-    return f"{MINUS}{-value}" if value < 0 else str(value)
+    if value > 0:
+        return f"+{value}"
+    return f"{MINUS}{-value}" if value < 0 else "0"
 
 
 @register.filter
@@ -160,6 +165,16 @@ def minutes(duration) -> str:
     if duration is None:
         return ""
     return f"{duration.total_seconds() / 60:g}"
+
+
+@register.filter
+def zoned(moment, fmt: str = "Y-m-d H:i") -> str:
+    """A date-time in the site's time zone with the zone written out,
+    '2026-12-01 19:30 UTC+8' (format `fmt` as Django's date filter)."""
+    if not moment:
+        return ""
+    local = timezone.localtime(moment)
+    return f"{date_format(local, fmt)} {zone_label(moment)}"
 
 
 @register.filter

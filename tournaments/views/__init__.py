@@ -1,12 +1,13 @@
 """Players' and public pages: thin views over selectors and services."""
 
-from .accounts import profile, signup
+from .accounts import PasswordResetView, profile, signup
 from .paper import score_card, seating_sheet
 from .public import board, healthz, home, pair, results, standings_fragment, tournament
 from .registration import cancel_pair, confirm_pair, propose_pair, withdraw_pair
 from .table import table, table_updates
 
 __all__ = [
+    "PasswordResetView",
     "board",
     "cancel_pair",
     "confirm_pair",

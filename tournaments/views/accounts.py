@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import get_user_model, login
+from django.contrib.auth import views as auth_views
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from .. import limits, selectors
 from ..forms import SignupForm
@@ -39,6 +42,24 @@ def signup(request):
     return render(
         request, "registration/signup.html", {"form": form, "next": safe_next(request, "")}
     )
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's password reset with the site's templates, and a limit per address
+    (PASSWORD_RESET_RATE) so the form cannot be used to flood someone's mailbox: over
+    it the form answers 429 with a message and sends nothing."""
+
+    def post(self, request, *args, **kwargs):
+        rate = getattr(settings, "PASSWORD_RESET_RATE", None)
+        wait = limits.hit("password-reset", limits.client_address(request), rate)
+        if wait is not None:
+            refusal = _(
+                "Too many password reset requests from your address: try again in "
+                "%(minutes)d minutes."
+            ) % {"minutes": max(1, round(wait / 60))}
+            context = self.get_context_data(form=self.get_form(), refusal=refusal)
+            return self.render_to_response(context, status=429)
+        return super().post(request, *args, **kwargs)
 
 
 def profile(request, username: str):

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from ..errors import ServiceError
 from ..forms import ProposePairForm
-from ..models import Pair, Tournament
+from ..models import Pair, Tournament, player_name
 from ..services import registration
 from .accounts import safe_next
 
@@ -41,7 +41,7 @@ def propose_pair(request, tournament_id: int):
         messages.success(
             request,
             _("You invited %(partner)s. The pair is registered when they confirm.")
-            % {"partner": pair.player2.get_username()},
+            % {"partner": player_name(pair.player2)},
         )
     return _back(request, tournament_id)
 
@@ -75,7 +75,7 @@ def confirm_pair(request, tournament_id: int, pair_id: int):
         messages.success(
             request,
             _("You are registered with %(partner)s as pair no. %(no)s.")
-            % {"partner": pair.player1.get_username(), "no": pair.registration_no},
+            % {"partner": player_name(pair.player1), "no": pair.registration_no},
         )
     return _back(request, tournament_id)
 

@@ -283,8 +283,17 @@ def _changed_rows(request, tournament_id: int, table_id: int):
     sheet = selectors.table_sheet(table=table)
     now = timezone.now()
     rows = [_row(table, side, item, user=request.user, now=now) for item in sheet]
-    changed = [r for r in rows if request.GET.get(f"rv_{r.board.number}") != r.version]
-    round_changed = request.GET.get("rs") != _round_state(table)
+    state = _round_state(table)
+    round_changed = request.GET.get("rs") != state
+    # A pause, resume or close changes what every row offers (entry refused or open
+    # again): all rows are sent then, so each card says so without a reload (a new end
+    # time alone moves only the clock). The page keeps a row whose form is in use
+    # (site.js) and takes only its notice.
+    seen = (request.GET.get("rs") or "").split("|")
+    statuses_changed = seen[:1] + seen[-1:] != state.split("|")[:1] + state.split("|")[-1:]
+    changed = [
+        r for r in rows if statuses_changed or request.GET.get(f"rv_{r.board.number}") != r.version
+    ]
     if not changed and not round_changed:
         return HttpResponse(status=204)
     context = _context(request, table, side, changed)

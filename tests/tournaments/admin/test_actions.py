@@ -281,7 +281,7 @@ def test_adding_a_pair_ignores_pending_proposals_and_refuses_a_taken_player(
     before = list(Pair.objects.order_by("id").values())
     form = {**form, "player2": pest.pk}
     html = admin_client.post(url, form).content.decode()
-    assert "ann already in a pair in this tournament." in html
+    assert "ann is already in a pair in this tournament." in html
     assert list(Pair.objects.order_by("id").values()) == before
 
 

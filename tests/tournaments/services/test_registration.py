@@ -341,10 +341,36 @@ def test_a_confirmed_player_is_refused_by_the_service_in_plain_words(
     for attempt in attempts:
         state = snapshot()
         with pytest.raises(
-            RegistrationError, match=r"^ann already in a pair in this tournament\.$"
+            RegistrationError, match=r"^ann is already in a pair in this tournament\.$"
         ):
             attempt()
         assert snapshot() == state
+
+
+def test_refusals_name_players_by_display_name_in_english(open_tournament, make_user, before):
+    """Issue 15: "ux_bo already in a pair" read as neither English nor a name anyone sees."""
+    a, b = make_user("ux_bo", name="Bo Wang"), make_user("ux_li", name="Li Na")
+    c, d = make_user("ux_cy", name="Cy Young"), make_user()
+    registration.register_pair(
+        by=None, tournament=open_tournament, usernames=[a.username, b.username], now=before
+    )
+    with pytest.raises(RegistrationError) as one:
+        registration.register_pair(
+            by=None, tournament=open_tournament, usernames=["ux_bo", "ux_cy"], now=before
+        )
+    assert str(one.value) == "Bo Wang is already in a pair in this tournament."
+    with pytest.raises(RegistrationError) as both:
+        registration.register_pair(
+            by=None, tournament=open_tournament, usernames=["ux_bo", "ux_li"], now=before
+        )
+    assert str(both.value) == "Bo Wang and Li Na are already in a pair in this tournament."
+    propose(open_tournament, c, d, before)
+    with pytest.raises(RegistrationError) as waiting:
+        propose(open_tournament, c, d, before)
+    assert "between you and " + d.username + " is already waiting" in str(waiting.value)
+    with pytest.raises(RegistrationError) as named:
+        propose(open_tournament, d, c, before)
+    assert "between you and Cy Young is already waiting" in str(named.value)
 
 
 def test_a_second_confirmed_pair_for_a_player_is_refused_by_the_database(

@@ -137,7 +137,7 @@ def test_sign_up_propose_and_partner_confirms(open_page, live_server, make_tourn
     alice.fill("#id_partner", "bob")
     alice.click("text=Invite partner")
     alice.wait_for_selector(".message.success")
-    assert "You invited bob" in alice.inner_text(".messages")
+    assert "You invited Bob Li" in alice.inner_text(".messages")
     assert "The pair is registered once they confirm" in alice.inner_text("#register")
     shot(alice, "02-proposed")
 
@@ -147,7 +147,7 @@ def test_sign_up_propose_and_partner_confirms(open_page, live_server, make_tourn
     shot(bob, "03-home-invitation")
     invitation.locator("button", has_text="Confirm").click()
     bob.wait_for_selector(".message.success")
-    assert "You are registered with alice as pair no. 1" in bob.inner_text(".messages")
+    assert "You are registered with Alice Wang as pair no. 1" in bob.inner_text(".messages")
 
     alice.reload()
     assert "Registered as pair no. 1: Alice Wang – Bob Li." in alice.inner_text("#register")
@@ -195,7 +195,7 @@ def test_seated_player_enters_result_and_opponent_confirms(
     row.locator("button", has_text="Save result").click()
     expected = 4 * 30 + 300 + 30  # trick score, non-vulnerable game, one overtrick
     alice.wait_for_selector(f"#board-row-1 [data-ns-score='{expected}']")
-    assert f"NS {expected}" in alice.inner_text("#board-row-1 .br-score")
+    assert f"NS +{expected}" in alice.inner_text("#board-row-1 .br-score")
     assert "Waiting for the opponents to confirm" in alice.inner_text("#board-row-1")
 
     # A mistake is explained next to its board: no declarer.
@@ -427,7 +427,7 @@ def test_finished_event_results_home_and_profile(open_page, live_server, make_to
     page.goto(f"{base}/t/{tournament.id}/results/")
     row = page.locator(f"tr[data-pair='{winner.id}']")
     assert row.locator("td").first.inner_text() == "1"
-    assert row.locator("td.total").inner_text() == f"{winner.total:.2f}"
+    assert row.locator("td.total").inner_text() == f"{winner.total:.2f}%"
     for pair in Pair.objects.filter(tournament=tournament, completed=False):
         assert "did not complete" in page.locator(f"tr[data-pair='{pair.id}']").inner_text()
     shot(page, "25-results-final")

@@ -16,8 +16,8 @@ MINUS = "\u2212"
 @pytest.mark.parametrize(
     ("value", "method", "text"),
     [
-        (54.1666, "MP", "54.17"),
-        (100.0, "MP", "100.00"),
+        (54.1666, "MP", "54.17%"),
+        (100.0, "MP", "100.00%"),
         (3.25, "IMP", "+3.25"),
         (-0.333333, "IMP", f"{MINUS}0.33"),
         (0.0, "IMP", "0.00"),
@@ -35,7 +35,7 @@ def test_board_points(value, method, text):
 @pytest.mark.parametrize(
     ("value", "method", "text"),
     [
-        (62.5, "MP", "62.50"),
+        (62.5, "MP", "62.50%"),
         (12.0, "IMP", "+12.00"),
         (12.0, "XIMP", "+12"),
         (-1.5, "XIMP", f"{MINUS}1.50"),
@@ -46,7 +46,8 @@ def test_totals(value, method, text):
 
 
 def test_scores_cards_and_results():
-    assert bridge.score(-50) == f"{MINUS}50" and bridge.score(420) == "420"
+    assert bridge.score(-50) == f"{MINUS}50" and bridge.score(420) == "+420"
+    assert bridge.score(0) == "0"
     assert bridge.neg(420) == -420
     assert bridge.card("HT") == '<span class="suit red">♥</span>10'
     assert bridge.card("SA") == '<span class="suit">♠</span>A'

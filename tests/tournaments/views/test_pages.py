@@ -450,9 +450,9 @@ def test_results_page_lists_every_pair_with_ranks_and_board_percentages(client, 
     assert rows[ns3].rank is None and rows[ew3].rank is None
     assert html.count("did not complete") >= 2
     # Percentages with 2 decimals, each linking to its board page.
-    cell = f'<a href="{reverse("board", args=[t.id, 1])}" title="NS">50.00</a>'
+    cell = f'<a href="{reverse("board", args=[t.id, 1])}" title="NS">50.00%</a>'
     assert cell in html
-    assert '<td class="num strong total">75.00</td>' in html
+    assert '<td class="num strong total">75.00%</td>' in html
     # Master points: F = 4 completers → only the top half: ranks 1, 2 get 3 and 2.
     assert rows[ns1].master_points == 3 and rows[ew2].master_points == 2
     assert rows[ns2].master_points == 0
@@ -489,9 +489,9 @@ def test_board_page_shows_the_deal_the_analysis_and_every_result(client, mp_even
     rows = traveller_rows(html)
     # Highest NS score first; each side's matchpoint percentage.
     assert [r[6:9] for r in rows] == [
-        ["450", "100.00", "0.00"],
-        ["420", "50.00", "50.00"],
-        [f"{MINUS}50", "0.00", "100.00"],
+        ["+450", "100.00%", "0.00%"],
+        ["+420", "50.00%", "50.00%"],
+        [f"{MINUS}50", "0.00%", "100.00%"],
     ]
     assert rows[0][1:4] == ["4♠", "N", ""] and rows[0][4:6] == ["+1", "11"]
     board = t.boards.get(number=1)
@@ -554,7 +554,7 @@ def test_ximp_board_page_shows_the_datum_and_whole_imps(
     response = client.get(reverse("board", args=[tournament.id, 1]))
     html = response.content.decode()
     # NS 420, 450, 110; n = 3 → k = 1: drop 450 and 110, datum 420.
-    assert "Datum" in html and '<strong class="num">420</strong>' in html
+    assert "Datum" in html and '<strong class="num">+420</strong>' in html
     # 450 − 420 = 30 → 1 IMP; 110 − 420 = −310 → −7 IMPs; whole numbers.
     assert ">+1<" in html and f">{MINUS}7<" in html and ">+7<" in html
 
@@ -595,7 +595,7 @@ def test_propose_confirm_and_see_the_registration_number(client, open_event, mak
     response = client.post(
         reverse("propose_pair", args=[open_event.id]), {"partner": "bob"}, follow=True
     )
-    assert "You invited bob" in response.content.decode()
+    assert "You invited Bob." in response.content.decode()  # the name pages show
     assert "The pair is registered once they confirm." in response.content.decode()
 
     client.force_login(bob)
@@ -605,7 +605,7 @@ def test_propose_confirm_and_see_the_registration_number(client, open_event, mak
     pair = Pair.objects.get(tournament=open_event)
     response = client.post(reverse("confirm_pair", args=[open_event.id, pair.id]), follow=True)
     html = response.content.decode()
-    assert "You are registered with alice as pair no. 1." in html
+    assert "You are registered with Alice as pair no. 1." in html
     assert "Registered as pair no. 1: Alice – Bob." in html
 
     client.force_login(alice)
@@ -636,7 +636,7 @@ def test_refusals_are_shown_in_plain_words(client, open_event, make_user):
     client.post(confirm)
     client.force_login(carol)
     html = client.post(propose, {"partner": "bob"}, follow=True).content.decode()
-    assert "bob already in a pair in this tournament." in html
+    assert "bob is already in a pair in this tournament." in html
 
 
 def test_either_player_cancels_a_pending_proposal(client, open_event, make_user):

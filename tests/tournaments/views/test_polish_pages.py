@@ -1,0 +1,410 @@
+"""Issue 15 point 6, the polish bridge players notice, through Django's test client:
+score notation and its key, Chinese terms and punctuation, the description, time zones,
+live table rows after a pause, password reset, e-mail at sign-up, favicon, 404 and 500."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import time_machine
+from django.contrib.auth import get_user_model
+from django.contrib.staticfiles import finders
+from django.core import mail
+from django.core.cache import cache
+from django.urls import path, reverse
+from django.utils import translation
+
+import tournaments.urls
+from tournaments import live_cache
+from tournaments.models import Pair, Round, Table, Tournament
+from tournaments.services import clock as clock_service
+from tournaments.services import results
+from tournaments.services.clock import advance
+from tournaments.services.results import ContractEntry, submit_result
+
+pytestmark = pytest.mark.django_db
+
+MINUS = "\u2212"
+PO = Path(__file__).resolve().parents[1] / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"
+ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache_and_language():
+    cache.clear()
+    live_cache.clear_memo()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture
+def frozen(t0):
+    with time_machine.travel(t0 + timedelta(minutes=5), tick=False) as traveller:
+        yield traveller
+
+
+@pytest.fixture
+def event(make_tournament, register_pairs, t0, frozen):
+    """Round 1 of a 4-pair IMP event is open; table 1 is pairs 1 v 2."""
+    tournament = make_tournament(rounds=2, boards_per_round=2, scoring_method="IMP")
+    pairs = register_pairs(tournament, 4)
+    advance(now=t0)
+    round1 = Round.objects.get(tournament=tournament, number=1)
+    tables = list(Table.objects.filter(round=round1).order_by("number"))
+    return SimpleNamespace(
+        t=tournament, pairs=pairs, round=round1, tables=tables,
+        ns=pairs[0].player1, ew=pairs[1].player1,
+    )  # fmt: skip
+
+
+@pytest.fixture
+def mp_with_bye_and_adjustment(make_tournament, register_pairs, organiser, t0):
+    """A closed MP round of 5 pairs (one sits out) where the director adjusted board 2
+    of table 2."""
+    tournament = make_tournament(rounds=2, boards_per_round=2, scoring_method="MP")
+    register_pairs(tournament, 5)
+    advance(now=t0)
+    round1 = Round.objects.get(tournament=tournament, number=1)
+    tables = list(Table.objects.filter(round=round1).order_by("number"))
+    for table, (contract, tricks) in zip(tables, [("4S", 11), ("4S", 10)], strict=True):
+        submit_result(
+            table=table, board_number=1, entry=ContractEntry(contract, "N", tricks),
+            user=table.ns_pair.player1, now=t0 + timedelta(minutes=1),
+        )  # fmt: skip
+    submit_result(
+        table=tables[0], board_number=2, entry=ContractEntry("3NT", "S", 9),
+        user=tables[0].ns_pair.player1, now=t0 + timedelta(minutes=1),
+    )  # fmt: skip
+    advance(now=round1.ends_at)
+    results.director_set_result(
+        table=tables[1], board_number=2, by=organiser, ns_adjustment="A+",
+        ew_adjustment="A-", reason="slow play", now=round1.ends_at + timedelta(minutes=1),
+    )  # fmt: skip
+    return SimpleNamespace(t=tournament, tables=tables)
+
+
+# --- Scores: "+", "%", and a key --------------------------------------------------------
+
+
+def test_positive_scores_carry_a_plus_and_mp_figures_a_percent_sign(
+    client, mp_with_bye_and_adjustment
+):
+    t = mp_with_bye_and_adjustment.t
+    board = client.get(reverse("board", args=[t.id, 1])).content.decode()
+    # 4♠+1 non-vulnerable is NS +450; the top on two tables is 100 % against 0 %.
+    assert '<td class="num strong">+450</td>' in board
+    assert '<td class="num">100.00%</td>' in board and '<td class="num">0.00%</td>' in board
+    grid = client.get(reverse("results", args=[t.id])).content.decode()
+    assert re.search(r'title="NS">100\.00%</a>', grid)
+    assert 'class="score-legend"' in grid and "a bye" in grid and "not played" in grid
+    assert re.search(r'<td class="num cell BYE"', grid), "the pair that sat out has bye cells"
+
+
+def test_an_adjusted_score_is_marked_and_explained_on_the_traveller(
+    client, mp_with_bye_and_adjustment
+):
+    t = mp_with_bye_and_adjustment.t
+    html = client.get(reverse("board", args=[t.id, 2])).content.decode()
+    adjusted = re.search(r'<tr data-table="\d+" class="adjusted">.*?</tr>', html, re.S)
+    assert adjusted is not None
+    assert adjusted.group(0).count('<sup class="adj">A</sup>') == 2
+    assert "an adjusted score, awarded by the director" in html
+    # The played board next to it carries no mark.
+    played = re.search(r'<tr data-table="\d+">.*?</tr>', html, re.S)
+    assert played is not None and "adj" not in played.group(0)
+    zh = client.get(reverse("board", args=[t.id, 2]), **ZH).content.decode()
+    assert "裁判判定的调整分" in zh and "说明：" in zh
+
+
+# --- Chinese terms, punctuation, names ------------------------------------------------------
+
+
+def test_chinese_terms_boards_played_and_withdraw(client, event):
+    submit_result(
+        table=event.tables[0], board_number=1, entry=ContractEntry("4S", "N", 10), user=event.ns,
+        now=event.round.starts_at + timedelta(minutes=1),
+    )  # fmt: skip
+    advance(now=event.round.ends_at)
+    url = reverse("tournament", args=[event.t.id])
+    html = client.get(url, **ZH).content.decode()
+    standings = html.split('class="data standings"', 1)[1]
+    assert '<th class="num">副数</th>' in standings and "牌号" not in standings
+    client.force_login(event.ns)
+    page = client.get(reverse("withdraw_pair", args=[event.t.id, event.pairs[0].id]), **ZH)
+    text = page.content.decode()
+    assert "确定退赛吗？" in text and "确定退赛" in text and "弃权" not in text
+
+
+def _msgstrs(text: str) -> list[str]:
+    """Every msgstr of the catalogue, continuation lines joined."""
+    out = []
+    for block in re.findall(r'^msgstr(?:\[\d\])? ((?:".*"\n?)+)', text, re.M):
+        out.append("".join(re.findall(r'"(.*)"', block)))
+    return out
+
+
+def test_chinese_text_uses_full_width_punctuation():
+    cjk = r"[\u4e00-\u9fff]"
+    problems = []
+    for msg in _msgstrs(PO.read_text(encoding="utf-8")):
+        # Placeholders, markup and code samples may keep their ASCII.
+        bare = re.sub(
+            r"%\(\w+\)[sdr]|<[^>]*>|\{[^}]*\}|[A-Za-z0-9][A-Za-z0-9_.@+\-=/\\\":]*", " ", msg
+        )
+        if re.search(cjk + r"\s*[,;:!?()]|[,;:!?()]\s*" + cjk, bare):
+            problems.append(msg)
+    assert problems == []
+    assert "弃权" not in PO.read_text(encoding="utf-8")
+
+
+def test_names_are_never_set_in_italics(client, make_tournament, make_user, t0):
+    css = Path(finders.find("css/site.css")).read_text(encoding="utf-8")
+    assert "font-style: italic" not in css
+    tournament = make_tournament(name="春季瑞士移位赛", start_at=t0 + timedelta(days=1))
+    alice, bob = make_user("alice", name="王芳"), make_user("bob", name="李伟")
+    with time_machine.travel(t0 - timedelta(hours=1), tick=False):
+        client.force_login(bob)
+        client.post(reverse("propose_pair", args=[tournament.id]), {"partner": "alice"})
+        client.force_login(alice)
+        html = client.get(reverse("home"), **ZH).content.decode()
+    assert "<em>" not in html
+    assert '<span class="t-name">春季瑞士移位赛</span>' in html and "李伟" in html
+
+
+def test_messages_name_the_partner_by_display_name(client, make_tournament, make_user, t0):
+    tournament = make_tournament(start_at=t0 + timedelta(days=1))
+    alice, bob = make_user("ux_al", name="Alice Wang"), make_user("ux_bo", name="Bob Li")
+    with time_machine.travel(t0 - timedelta(hours=1), tick=False):
+        client.force_login(alice)
+        html = client.post(
+            reverse("propose_pair", args=[tournament.id]), {"partner": "ux_bo"}, follow=True
+        ).content.decode()
+        messages = html.split('class="messages"', 1)[1].split("</ul>", 1)[0]
+        assert "You invited Bob Li." in messages and "ux_bo" not in messages
+        pair = Pair.objects.get(tournament=tournament)
+        client.force_login(bob)
+        html = client.post(
+            reverse("confirm_pair", args=[tournament.id, pair.id]), follow=True
+        ).content.decode()
+        assert "You are registered with Alice Wang as pair no. 1." in html
+
+
+# --- The tournament page: description, time zone ---------------------------------------------
+
+
+def test_the_organisers_description_is_on_the_tournament_page(client, make_tournament, t0):
+    tournament = make_tournament(
+        start_at=t0 + timedelta(days=1),
+        description="Club night, 7 rounds.\nBring your system card <b>please</b>.",
+    )
+    html = client.get(reverse("tournament", args=[tournament.id])).content.decode()
+    section = html.split('class="panel t-description"', 1)[1].split("</section>", 1)[0]
+    assert "Club night, 7 rounds.<br>Bring your system card &lt;b&gt;please&lt;/b&gt;." in section
+    bare = make_tournament(start_at=t0 + timedelta(days=1))
+    assert "t-description" not in client.get(reverse("tournament", args=[bare.id])).content.decode()
+
+
+def test_times_say_their_time_zone(client, make_tournament, event, t0):
+    head = client.get(reverse("tournament", args=[event.t.id])).content.decode()
+    # T0 is 06:00 UTC: 14:00 in Shanghai, the site's zone.
+    assert "2026-12-01 14:00 UTC+8</time>" in head
+    assert re.search(r"at \d\d:\d\d UTC\+8", head), "the clock's end time has its zone"
+    later = make_tournament(
+        start_at=t0 + timedelta(days=3), registration_opens_at=t0 + timedelta(days=1)
+    )
+    home = client.get(reverse("home")).content.decode()
+    assert f"{(t0 + timedelta(days=3)).strftime('%Y-%m-%d')} 14:00 UTC+8" in home
+    assert "Registration opens 2026-12-02 14:00 UTC+8" in home
+    assert later.name in home
+
+
+def test_a_registration_refusal_says_its_time_zone(client, make_tournament, make_user, t0):
+    tournament = make_tournament(
+        start_at=t0 + timedelta(days=3), registration_opens_at=t0 + timedelta(days=1)
+    )
+    make_user("partner")
+    client.force_login(make_user("early"))
+    with time_machine.travel(t0, tick=False):
+        html = client.post(
+            reverse("propose_pair", args=[tournament.id]), {"partner": "partner"}, follow=True
+        ).content.decode()
+    assert f"Registration for {tournament.name} opens at 2026-12-02 14:00 UTC+8." in html
+
+
+# --- The table page after a pause ------------------------------------------------------------
+
+
+def test_a_pause_sends_every_row_with_the_notice_and_a_resume_takes_it_away(
+    client, event, organiser
+):
+    client.force_login(event.ew)
+    table_url = reverse("table", args=[event.t.id, event.tables[0].id])
+    page = client.get(table_url)
+    query = {f"rv_{r.board.number}": r.version for r in page.context["rows"]}
+    query["rs"] = page.context["round_state"]
+    updates = reverse("table_updates", args=[event.t.id, event.tables[0].id])
+    assert client.get(updates, query).status_code == 204
+
+    clock_service.pause(tournament=event.t, by=organiser)
+    html = client.get(updates, query).content.decode()
+    assert 'id="clock-box" hx-swap-oob="true"' in html and "Paused by the director" in html
+    for n in (1, 2):
+        row = html.split(f'id="board-row-{n}" hx-swap-oob="true"', 1)[1].split("</article>")[0]
+        assert "Paused by the director: results can be entered again when play resumes." in row
+        assert "result-form" not in row  # nothing can be entered while paused
+    paused_state = client.get(table_url).context["round_state"]
+    assert client.get(updates, {**query, "rs": paused_state}).status_code == 204
+
+    Tournament.objects.filter(pk=event.t.pk).update(status="running")  # as resume leaves it
+    html = client.get(updates, {**query, "rs": paused_state}).content.decode()
+    assert html.count("hx-swap-oob") >= 3 and "Paused by the director:" not in html
+    assert "result-form" in html
+
+
+# --- Accounts: e-mail at sign-up, password reset --------------------------------------------
+
+
+def _sign_up(client, username: str, email: str = ""):
+    return client.post(
+        reverse("signup"),
+        {
+            "username": username,
+            "display_name": "",
+            "email": email,
+            "password1": "a-Long-pass-4321",
+            "password2": "a-Long-pass-4321",
+        },
+    )
+
+
+def test_sign_up_takes_an_optional_e_mail_address(client):
+    form = client.get(reverse("signup")).content.decode()
+    assert 'type="email" name="email"' in form and "Needed only to reset" in form
+    assert _sign_up(client, "with_mail", "Wei@Example.ORG").status_code == 302
+    client.post(reverse("logout"))
+    assert _sign_up(client, "without_mail").status_code == 302
+    client.post(reverse("logout"))
+    bad = _sign_up(client, "bad_mail", "not an address")
+    assert bad.status_code == 200 and "Enter a valid email address." in bad.content.decode()
+    users = get_user_model().objects
+    assert users.get(username="with_mail").email == "Wei@example.org"
+    assert users.get(username="without_mail").email == ""
+    assert not users.filter(username="bad_mail").exists()
+
+
+def test_password_reset_by_e_mail_end_to_end(client, make_user):
+    user = make_user("wei", name="Wang Wei")
+    user.email = "wei@example.org"
+    user.save()
+    login = client.get(reverse("login")).content.decode()
+    assert reverse("password_reset") in login
+    form = client.get(reverse("password_reset"))
+    assert form.status_code == 200 and "Forgotten password" in form.content.decode()
+    assert 'class="site-header"' in form.content.decode()  # the site's look, not admin's
+
+    # An unknown address gets the same answer and no mail.
+    response = client.post(reverse("password_reset"), {"email": "nobody@example.org"})
+    assert response.status_code == 302 and mail.outbox == []
+    response = client.post(reverse("password_reset"), {"email": "wei@example.org"}, follow=True)
+    assert "Check your e-mail" in response.content.decode()
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == ["wei@example.org"]
+    assert message.subject == "Set a new password · Swiss pairs"
+    assert "Hello Wang Wei," in message.body and "Your username is wei." in message.body
+    link = re.search(r"https?://[^/\s]+(/accounts/reset/\S+/)", message.body).group(1)
+
+    page = client.get(link, follow=True)
+    assert "Set a new password" in page.content.decode()
+    done = client.post(
+        page.redirect_chain[-1][0],
+        {"new_password1": "New-secret-9876", "new_password2": "New-secret-9876"},
+        follow=True,
+    )
+    assert "Your new password is set." in done.content.decode()
+    logged_in = client.post(reverse("login"), {"username": "wei", "password": "New-secret-9876"})
+    assert logged_in.status_code == 302
+    client.post(reverse("logout"))
+    # The link works once.
+    used = client.get(link, follow=True).content.decode()
+    assert "This link has expired or has been used already." in used
+
+
+def test_password_reset_requests_are_limited_per_address(client, make_user, settings):
+    settings.PASSWORD_RESET_RATE = "2/hour"
+    user = make_user("wei")
+    user.email = "wei@example.org"
+    user.save()
+    for _ in range(2):
+        assert client.post(reverse("password_reset"), {"email": "wei@example.org"}).status_code
+    assert len(mail.outbox) == 2
+    refused = client.post(reverse("password_reset"), {"email": "wei@example.org"})
+    assert refused.status_code == 429
+    assert "Too many password reset requests from your address" in refused.content.decode()
+    assert len(mail.outbox) == 2  # nothing sent
+
+
+def test_password_reset_mail_and_pages_in_chinese(client, make_user):
+    user = make_user("li", name="李伟")
+    user.email = "li@example.org"
+    user.save()
+    assert "忘记密码" in client.get(reverse("password_reset"), **ZH).content.decode()
+    client.post(reverse("password_reset"), {"email": "li@example.org"}, **ZH)
+    assert "李伟，您好：" in mail.outbox[0].body and mail.outbox[0].subject.startswith("设置新密码")
+
+
+def test_e_mail_goes_to_the_console_in_development_and_smtp_in_production():
+    base = (Path(__file__).resolve().parents[1] / "config" / "settings" / "base.py").read_text()
+    production = (
+        Path(__file__).resolve().parents[1] / "config" / "settings" / "production.py"
+    ).read_text()
+    assert '"django.core.mail.backends.console.EmailBackend"' in base
+    assert 'EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"' in production
+    assert 'EMAIL_HOST = env("EMAIL_HOST"' in production
+
+
+# --- Favicon, 404 and 500 in the site's look --------------------------------------------------
+
+
+def test_favicon(client):
+    assert finders.find("favicon.svg")
+    svg = Path(finders.find("favicon.svg")).read_text()
+    assert svg.startswith("<svg") and "</svg>" in svg
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301 and response["Location"].endswith("favicon.svg")
+    assert 'rel="icon"' in client.get(reverse("home")).content.decode()
+
+
+def test_404_page_in_the_sites_look_with_debug_off(client, settings):
+    settings.DEBUG = False
+    response = client.get("/no/such/page/")
+    html = response.content.decode()
+    assert response.status_code == 404
+    assert 'class="site-header"' in html and "There is no such page." in html
+    assert "Page not found at" not in html  # Django's debug page
+    zh = client.get("/no/such/page/", **ZH).content.decode()
+    assert "没有这个页面。" in zh and "比赛、牌或牌手对可能已被删除" in zh
+
+
+def _boom(request):
+    raise RuntimeError("simulated failure")
+
+
+urlpatterns = [path("boom/", _boom), *tournaments.urls.urlpatterns]
+
+
+def test_500_page_in_the_sites_look_with_debug_off(client, settings):
+    settings.DEBUG = False
+    settings.ROOT_URLCONF = __name__
+    client.raise_request_exception = False
+    response = client.get("/boom/")
+    html = response.content.decode()
+    assert response.status_code == 500
+    assert 'class="site-header"' in html and "Something went wrong" in html
+    assert "simulated failure" not in html and "Traceback" not in html
+    zh = client.get("/boom/", **ZH).content.decode()
+    assert "出错了" in zh

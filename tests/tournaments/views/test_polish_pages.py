@@ -19,7 +19,7 @@ from django.urls import path, reverse
 from django.utils import translation
 
 import tournaments.urls
-from tournaments import live_cache
+from tournaments.live import cache as live_cache
 from tournaments.models import Pair, Round, Table, Tournament
 from tournaments.services import clock as clock_service
 from tournaments.services import results

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import translation
 
 import scoring
-from tournaments import live_cache
+from tournaments.live import cache as live_cache
 from tournaments.models import Round, Table
 from tournaments.services.clock import advance
 from tournaments.services.results import ContractEntry, submit_result

@@ -441,7 +441,7 @@ def test_the_admin_adds_a_late_pair_and_a_refusal_is_a_form_error(
         taken = pairs[0].player1.username
         refused = act(apply="1", player1="late-a", player2=taken)
         assert refused.status_code == 200
-        assert f"{taken} already in a pair in this tournament." in refused.content.decode()
+        assert f"{taken} is already in a pair in this tournament." in refused.content.decode()
         assert 'value="late-a"' in refused.content.decode(), "what was typed stays"
         assert late_state(tournament) == before
         done = act(apply="1", player1="late-a", player2="late-b")

@@ -29,7 +29,7 @@ from tournaments.services.results import ContractEntry, submit_result
 pytestmark = pytest.mark.django_db
 
 MINUS = "\u2212"
-PO = Path(__file__).resolve().parents[1] / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"
+PO = Path(__file__).resolve().parents[3] / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"
 ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
 
 
@@ -358,9 +358,9 @@ def test_password_reset_mail_and_pages_in_chinese(client, make_user):
 
 
 def test_e_mail_goes_to_the_console_in_development_and_smtp_in_production():
-    base = (Path(__file__).resolve().parents[1] / "config" / "settings" / "base.py").read_text()
+    base = (Path(__file__).resolve().parents[3] / "config" / "settings" / "base.py").read_text()
     production = (
-        Path(__file__).resolve().parents[1] / "config" / "settings" / "production.py"
+        Path(__file__).resolve().parents[3] / "config" / "settings" / "production.py"
     ).read_text()
     assert '"django.core.mail.backends.console.EmailBackend"' in base
     assert 'EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"' in production

@@ -115,7 +115,7 @@ def test_score_card_shows_every_board_from_the_pairs_side(client, imp_event):
 
     # The other side of the same boards.
     rows = card_rows(client.get(reverse("score_card", args=[t.id, pairs[0].id])).content.decode())
-    assert rows[1][-2:] == ["450", "+1.00"] and rows[2][-2:] == ["50", "+10.00"]
+    assert rows[1][-2:] == ["+450", "+1.00"] and rows[2][-2:] == ["+50", "+10.00"]
 
 
 def test_score_card_hides_the_open_round_and_costs_a_fixed_number_of_queries(

@@ -7,7 +7,7 @@ from django import forms
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from ..models import Adjustment, Board, BoardResult, PairBoardScore, Standing
+from ..models import Adjustment, Board, BoardResult, PairBoardScore, ResultChange, Standing
 from ..services import results
 from ..services.permissions import DIRECT_RESULTS, DIRECT_RESULTS_CODENAME
 from .actions import confirmed, run_action
@@ -87,15 +87,42 @@ class BoardResultForm(forms.ModelForm):
             board_number=kwargs["board_number"],
             by=kwargs["by"],
             entry=kwargs["entry"],
+            reason=kwargs["reason"],
         )
         if problem:
             raise forms.ValidationError(problem)
         return data
 
 
+class ResultChangeInline(admin.TabularInline):
+    """The result's history (services.history), read-only: it is appended by the services
+    and never edited, here or anywhere."""
+
+    model = ResultChange
+    fields = ("at", "kind", "by", "before", "after", "reason")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    ordering = ("id",)
+    verbose_name_plural = _("result history")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("by")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(BoardResult)
 class BoardResultAdmin(admin.ModelAdmin):
     form = BoardResultForm
+    inlines = (ResultChangeInline,)
     list_display = (
         "board",
         "table",

@@ -28,6 +28,7 @@ from ..models import (
     TournamentStatus,
 )
 from ..services import analysis
+from ..services.permissions import DIRECT_RESULTS, allowed
 from ..services.registration import registration_problem
 from ..templatetags import bridge
 from . import cached
@@ -242,6 +243,8 @@ def board(request, tournament_id: int, number: int):
         _pair, my_table, _direction = selectors.seat_of_user(
             tournament=tournament, user=request.user, round=board.round
         )
+    # Who changed what is for organisers only (RULES 3); the public sees the results.
+    organiser = visible and allowed(request.user, DIRECT_RESULTS)
     return render(
         request,
         "tournaments/board.html",
@@ -263,6 +266,7 @@ def board(request, tournament_id: int, number: int):
             "previous": number - 1 if number - 1 in closed else None,
             "next": number + 1 if number + 1 in closed else None,
             "is_ximp": tournament.scoring_method == ScoringMethod.XIMP,
+            "result_history": selectors.result_history(board=board) if organiser else None,
         },
     )
 

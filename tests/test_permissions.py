@@ -60,7 +60,6 @@ GROUP_PERMISSIONS = {
     ("tournaments", "view_board"),
     ("tournaments", "change_boardresult"),
     ("tournaments", "view_boardresult"),
-    ("tournaments", "view_resultchange"),
     ("tournaments", "view_standing"),
     ("tournaments", "view_pairboardscore"),
     ("tournaments", "view_masterpointaward"),

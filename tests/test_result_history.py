@@ -189,11 +189,12 @@ def test_a_dispute_is_recorded_with_its_note(field, t0):
 
 
 def _state(tournament) -> dict:
+    mine = {"board__tournament": tournament}
     return {
-        "results": list(BoardResult.objects.filter(board__tournament=tournament).order_by("id").values()),
+        "results": list(BoardResult.objects.filter(**mine).order_by("id").values()),
         "history": list(ResultChange.objects.order_by("id").values()),
-        "scores": list(PairBoardScore.objects.filter(board__tournament=tournament).order_by("id").values()),
-    }  # fmt: skip
+        "scores": list(PairBoardScore.objects.filter(**mine).order_by("id").values()),
+    }
 
 
 def test_a_closed_rounds_result_needs_a_reason(field, director, t0):
@@ -305,6 +306,30 @@ def test_the_board_page_shows_the_history_to_organisers_only(field, director, cl
     )
     for kind in ("entry", "correction", "adjustment", "rescore"):
         assert f'data-kind="{kind}"' in page
+
+
+def test_the_admin_change_form_refuses_a_closed_rounds_change_without_a_reason(
+    field, director, client, t0
+):
+    _tournament, t1, _t2 = field
+    submit(t1, 1, "3NT", "N", 9, now=t0 + MINUTE)
+    advance(now=t0 + 20 * MINUTE)
+    result = BoardResult.objects.get(table=t1, board__number=1)
+    before = list(BoardResult.objects.order_by("id").values()), history(result)
+    client.force_login(director)
+    url = reverse("admin:tournaments_boardresult_change", args=[result.pk])
+    form = {"contract": "3NT", "declarer": "N", "tricks": "8", "result_text": "", "lead": ""}
+    response = client.post(url, {**form, "adjustment_reason": "", "_save": "Save"})
+    assert response.status_code == 200  # the form again, with the reason it needs
+    assert "say why its result is changed" in response.content.decode()
+    assert (list(BoardResult.objects.order_by("id").values()), history(result)) == before
+    response = client.post(url, {**form, "adjustment_reason": "revoke", "_save": "Save"})
+    assert response.status_code == 302
+    # The only result of the board: still 50 %, so no re-score line.
+    assert [(c.kind, c.by, c.reason) for c in history(result)] == [
+        (K.ENTRY, t1.ns_pair.player1, ""),
+        (K.DIRECTOR_RESULT, director, "revoke"),
+    ]
 
 
 def test_the_result_admin_shows_the_history(field, director, client, t0):

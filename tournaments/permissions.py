@@ -62,7 +62,6 @@ DIRECTORS_GROUP_PERMISSIONS = (
     (APP, "board", "view_board"),
     (APP, "boardresult", "change_boardresult"),
     (APP, "boardresult", "view_boardresult"),
-    (APP, "resultchange", "view_resultchange"),  # the result's history (admin inline)
     (APP, "standing", "view_standing"),
     (APP, "pairboardscore", "view_pairboardscore"),
     (APP, "masterpointaward", "view_masterpointaward"),

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin
+from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
 
-from ..models import Adjustment, Board, BoardResult, PairBoardScore, ResultChange, Standing
+from .. import selectors
+from ..models import Adjustment, Board, BoardResult, PairBoardScore, Standing
 from ..services import results
 from ..services.permissions import DIRECT_RESULTS, DIRECT_RESULTS_CODENAME
 from .actions import confirmed, run_action
@@ -94,35 +96,9 @@ class BoardResultForm(forms.ModelForm):
         return data
 
 
-class ResultChangeInline(admin.TabularInline):
-    """The result's history (services.history), read-only: it is appended by the services
-    and never edited, here or anywhere."""
-
-    model = ResultChange
-    fields = ("at", "kind", "by", "before", "after", "reason")
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-    ordering = ("id",)
-    verbose_name_plural = _("result history")
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).select_related("by")
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
 @admin.register(BoardResult)
 class BoardResultAdmin(admin.ModelAdmin):
     form = BoardResultForm
-    inlines = (ResultChangeInline,)
     list_display = (
         "board",
         "table",
@@ -155,8 +131,20 @@ class BoardResultAdmin(admin.ModelAdmin):
         "dispute_note",
         "disputed_at",
         "adjusted_by",
+        "history",
     )
     actions = ["adjust"]
+
+    @admin.display(description=_("result history"))
+    def history(self, obj: BoardResult):
+        """Every change to this result (services.history), oldest first: read-only, as it
+        is appended by the services and never edited."""
+        if obj is None or obj.pk is None:
+            return "–"
+        return render_to_string(
+            "admin/tournaments/_result_history.html",
+            {"lines": selectors.result_history(result=obj)},
+        )
 
     def has_add_permission(self, request):
         return False

@@ -26,36 +26,6 @@ DROP FUNCTION IF EXISTS tournaments_resultchange_append_only();
 """
 
 
-DIRECTORS_GROUP = "Tournament directors"
-
-
-def directors_see_history(apps, schema_editor):
-    """The directors' group may view the history (the result admin's inline needs it)."""
-    ContentType = apps.get_model("contenttypes", "ContentType")
-    Permission = apps.get_model("auth", "Permission")
-    Group = apps.get_model("auth", "Group")
-    content_type, _created = ContentType.objects.get_or_create(
-        app_label="tournaments", model="resultchange"
-    )
-    permission, _created = Permission.objects.get_or_create(
-        content_type=content_type,
-        codename="view_resultchange",
-        defaults={"name": "Can view result change"},
-    )
-    for group in Group.objects.filter(name=DIRECTORS_GROUP):
-        group.permissions.add(permission)
-
-
-def directors_unsee_history(apps, schema_editor):
-    Permission = apps.get_model("auth", "Permission")
-    Group = apps.get_model("auth", "Group")
-    permissions = Permission.objects.filter(
-        content_type__app_label="tournaments", codename="view_resultchange"
-    )
-    for group in Group.objects.filter(name=DIRECTORS_GROUP):
-        group.permissions.remove(*permissions)
-
-
 def append_only(apps, schema_editor):
     if schema_editor.connection.vendor == "postgresql":
         schema_editor.execute(APPEND_ONLY)
@@ -71,8 +41,6 @@ class Migration(migrations.Migration):
     dependencies = [
         ('tournaments', '0012_board_analysis'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
-        ('auth', '0012_alter_user_first_name_max_length'),
-        ('contenttypes', '0002_remove_content_type_name'),
     ]
 
     operations = [
@@ -96,5 +64,4 @@ class Migration(migrations.Migration):
             },
         ),
         migrations.RunPython(append_only, drop_append_only),
-        migrations.RunPython(directors_see_history, directors_unsee_history),
     ]

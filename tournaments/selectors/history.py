@@ -72,12 +72,18 @@ def _changes(before: dict | None, after: dict, names: dict[int, str]) -> tuple[F
     )
 
 
-def result_history(*, board: Board) -> list[HistoryLine]:
-    """Every change to the results of `board`, table by table, oldest first."""
+def result_history(
+    *, board: Board | None = None, result: BoardResult | None = None
+) -> list[HistoryLine]:
+    """Every change to the results of `board` (or to the one `result`), table by table,
+    oldest first."""
+    found = ResultChange.objects.filter(result__board=board) if board else None
+    if result is not None:
+        found = ResultChange.objects.filter(result=result)
+    if found is None:
+        raise ValueError("result_history needs a board or a result")
     changes = list(
-        ResultChange.objects.filter(result__board=board)
-        .select_related("result__table", "by__profile")
-        .order_by("result__table__number", "id")
+        found.select_related("result__table", "by__profile").order_by("result__table__number", "id")
     )
     ids = {
         value

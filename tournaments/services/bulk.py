@@ -48,7 +48,9 @@ def insert_rows(
         [_json(v) for v in column] if isinstance(f, models.JSONField) else list(column)
         for f, column in zip(concrete, zip(*rows, strict=True), strict=True)
     ]
-    back_sql = f" RETURNING {', '.join(sql.column(model, n) for n in returning)}" if returning else ""
+    back_sql = (
+        f" RETURNING {', '.join(sql.column(model, n) for n in returning)}" if returning else ""
+    )
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {sql.table(model)} ({columns}) SELECT * FROM unnest({arrays}){back_sql}",

@@ -567,10 +567,10 @@ def director_result_problem(
     refusal is an error on the form (the admin's result change form)."""
     try:
         require(by, DIRECT_RESULTS)
-        if table.round.status == RoundStatus.CLOSED and not reason.strip():
-            return _(CLOSED_ROUND_REASON) % {"n": table.round.number}
         board = _board_of(table.round, board_number)
         score_entry(entry, vulnerability=board.vulnerability)
+        if table.round.status == RoundStatus.CLOSED and not reason.strip():
+            return _(CLOSED_ROUND_REASON) % {"n": table.round.number}
     except scoring.ScoringError as error:
         return scoring_message(error)
     except (NotAllowed, NotFound, ResultRefused) as error:

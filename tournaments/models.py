@@ -720,7 +720,7 @@ class ResultChange(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
-        verbose_name=_("by"),
+        verbose_name=_("changed by"),
     )
     at = models.DateTimeField(_("at"))
     before = models.JSONField(_("before"), null=True, blank=True)

@@ -53,7 +53,7 @@ class Migration(migrations.Migration):
                 ('before', models.JSONField(blank=True, null=True, verbose_name='before')),
                 ('after', models.JSONField(verbose_name='after')),
                 ('reason', models.CharField(blank=True, max_length=500, verbose_name='reason')),
-                ('by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='by')),
+                ('by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='changed by')),
                 ('result', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='history', to='tournaments.boardresult')),
             ],
             options={

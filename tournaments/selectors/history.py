@@ -14,7 +14,15 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from ..models import Board, BoardResult, ResultChange, ResultChangeKind, player_name
+from ..models import (
+    Board,
+    BoardResult,
+    ResultChange,
+    ResultChangeKind,
+    ResultState,
+    player_name,
+)
+from ..services.history import SNAPSHOT_FIELDS
 
 # Snapshot keys that name a user, and those that hold a time.
 USER_KEYS = ("entered_by_id", "confirmed_by_id", "adjusted_by_id")
@@ -40,12 +48,16 @@ class HistoryLine:
 
 
 def _label(key: str) -> str:
-    if key == "ns_points":
-        return _("NS points")
-    if key == "ew_points":
-        return _("EW points")
-    name = key.removesuffix("_id")
-    return str(BoardResult._meta.get_field(name).verbose_name)
+    special = {
+        "ns_points": _("NS points"),
+        "ew_points": _("EW points"),
+        "entered_by_id": _("entered by"),
+        "confirmed_by_id": _("confirmed by"),
+        "adjusted_by_id": _("adjusted by"),
+    }
+    if key in special:
+        return special[key]
+    return str(BoardResult._meta.get_field(key).verbose_name)
 
 
 def _shown(key: str, value, names: dict[int, str]) -> str:
@@ -56,6 +68,8 @@ def _shown(key: str, value, names: dict[int, str]) -> str:
     if key in TIME_KEYS:
         when = parse_datetime(value)
         return timezone.localtime(when).strftime("%H:%M:%S") if when else str(value)
+    if key == "state" and value in ResultState.values:
+        return str(ResultState(value).label)
     if isinstance(value, bool):
         return _("yes") if value else _("no")
     if isinstance(value, float):
@@ -63,12 +77,19 @@ def _shown(key: str, value, names: dict[int, str]) -> str:
     return str(value)
 
 
-def _changes(before: dict | None, after: dict, names: dict[int, str]) -> tuple[FieldChange, ...]:
+def _changes(
+    before: dict | None, after: dict, names: dict[int, str], reason: str
+) -> tuple[FieldChange, ...]:
+    """The fields that changed, in the result's field order (the line's reason is not
+    repeated as a changed field)."""
     before = before or {}
+    order = {key: i for i, key in enumerate((*SNAPSHOT_FIELDS, "ns_points", "ew_points"))}
     return tuple(
         FieldChange(_label(key), _shown(key, before.get(key), names), _shown(key, value, names))
-        for key, value in after.items()
-        if before.get(key) != value and not (before == {} and value in (None, "", False))
+        for key, value in sorted(after.items(), key=lambda item: order.get(item[0], len(order)))
+        if before.get(key) != value
+        and not (before == {} and value in (None, "", False))
+        and not (key in ("adjustment_reason", "dispute_note") and value == reason)
     )
 
 
@@ -101,7 +122,7 @@ def result_history(
             kind_label=ResultChangeKind(change.kind).label,
             by=player_name(change.by) if change.by else _("the clock"),
             at=change.at,
-            changes=_changes(change.before, change.after, names),
+            changes=_changes(change.before, change.after, names, change.reason),
             reason=change.reason,
         )
         for change in changes

@@ -10,6 +10,9 @@ A director's ruling takes the round FOR UPDATE and then the result row, so it wa
 entries, confirmations and disputes in flight and decides on what they wrote; an entry
 that waited for the ruling cannot replace an adjusted score it never saw (the upsert is
 guarded in SQL).
+
+Every write here appends to the result's history (`services.history`) in the same
+transaction, after the row is locked: who, when, before, after and the reason.
 """
 
 from __future__ import annotations
@@ -304,8 +307,9 @@ def submit_result(
     clock's message.
 
     This is the hot path of the last minute of a round (every table at once), so it is
-    two statements inside the transaction: the round lock that also reads the checks'
-    data, and an upsert of the result.
+    three statements inside the transaction: the round lock that also reads the checks'
+    data, an upsert of the result, and its line in the result's history
+    (`history.record_entry`).
     """
     now = now or timezone.now()
     try:

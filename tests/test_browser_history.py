@@ -103,4 +103,11 @@ def test_the_board_history_is_for_organisers(browser, live_server, make_tourname
         assert kinds == ["entry", "correction", "confirmation", "adjustment", "rescore"]
         history.scroll_into_view_if_needed()
         shot(page, name)
+        # The same history on the result's admin page, read-only.
+        page.goto(f"{live_server.url}/admin/tournaments/boardresult/{result.pk}/change/")
+        admin_history = page.locator("table.result-history")
+        admin_history.wait_for()
+        assert "Hesitation before the final pass (Law 16)" in admin_history.inner_text()
+        assert admin_history.locator("tr[data-kind]").count() == len(kinds)
+        shot(page, f"admin-{name}")
         page.context.close()

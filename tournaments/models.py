@@ -812,3 +812,47 @@ class SettingsChange(models.Model):
         if not self._state.adding:
             raise ValueError("a settings change is a record: it is never changed")
         super().save(*args, **kwargs)
+
+
+# --- The result history (RULES 3; services/history.py) -----------------------------------
+
+
+class ResultChangeKind(models.TextChoices):
+    ENTRY = "entry", _("Entered")
+    CORRECTION = "correction", _("Corrected")
+    CONFIRMATION = "confirmation", _("Confirmed")
+    DISPUTE = "dispute", _("Disputed")
+    CUT_OFF = "cut_off", _("Cut off at the bell")
+    DIRECTOR_RESULT = "director_result", _("Director's result")
+    ADJUSTMENT = "adjustment", _("Adjusted score")
+    RESCORE = "rescore", _("Re-scored")
+
+
+class ResultChange(models.Model):
+    """One change to a board result, appended and never edited: who (None for the clock),
+    when, what the result was before (None when the change stored it first) and after,
+    and the director's reason. Written by `services.history` only."""
+
+    result = models.ForeignKey(BoardResult, on_delete=models.CASCADE, related_name="history")
+    kind = models.CharField(_("change"), max_length=16, choices=ResultChangeKind.choices)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("changed by"),
+    )
+    at = models.DateTimeField(_("at"))
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"))
+    reason = models.CharField(_("reason"), max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["result", "id"]
+        verbose_name = _("result change")
+        verbose_name_plural = _("result history")
+        indexes = [models.Index(fields=["result", "id"], name="resultchange_result_order")]
+
+    def __str__(self) -> str:
+        return f"{self.result_id} {self.kind} {self.at:%Y-%m-%d %H:%M:%S}"

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin
+from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
 
+from .. import selectors
 from ..models import Adjustment, Board, BoardResult, PairBoardScore, Standing
 from ..services import results
 from ..services.permissions import DIRECT_RESULTS, DIRECT_RESULTS_CODENAME
@@ -87,6 +89,7 @@ class BoardResultForm(forms.ModelForm):
             board_number=kwargs["board_number"],
             by=kwargs["by"],
             entry=kwargs["entry"],
+            reason=kwargs["reason"],
         )
         if problem:
             raise forms.ValidationError(problem)
@@ -128,8 +131,20 @@ class BoardResultAdmin(admin.ModelAdmin):
         "dispute_note",
         "disputed_at",
         "adjusted_by",
+        "history",
     )
     actions = ["adjust"]
+
+    @admin.display(description=_("result history"))
+    def history(self, obj: BoardResult):
+        """Every change to this result (services.history), oldest first: read-only, as it
+        is appended by the services and never edited."""
+        if obj is None or obj.pk is None:
+            return "–"
+        return render_to_string(
+            "admin/tournaments/_result_history.html",
+            {"lines": selectors.result_history(result=obj)},
+        )
 
     def has_add_permission(self, request):
         return False

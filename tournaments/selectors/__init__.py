@@ -12,7 +12,8 @@ family; callers use the names re-exported here (`selectors.standings(...)`):
 - `scorecard`: a pair's personal score card, board by board;
 - `seating`: a round's seating, where a player sits now;
 - `table`: a table's sheet and the snapshot its poll compares;
-- `live`: the live version every polling page and live cache keys on.
+- `live`: the live version every polling page and live cache keys on;
+- `history`: a board's result history, for organisers.
 
 The rules they read by live in the models: the current round is
 `Round.objects….current()`, a player's name `models.display_name`, a player's side of a
@@ -21,6 +22,7 @@ table `Table.side_of`, and the standings order `scoring.standing_key`.
 
 from .boards import DEAL_VISIBLE, BoardLine, board_detail, closed_board_numbers, deal_visible
 from .common import PAIR_PLAYERS, PlayerName, confirmed_pairs, player
+from .history import FieldChange, HistoryLine, result_history
 from .home import (
     TournamentCard,
     open_proposals,
@@ -50,6 +52,8 @@ __all__ = [
     "BoardLine",
     "CardBoard",
     "CardRound",
+    "FieldChange",
+    "HistoryLine",
     "PairRound",
     "PlayerName",
     "SeatedPair",
@@ -70,6 +74,7 @@ __all__ = [
     "player",
     "player_history",
     "proposals_in",
+    "result_history",
     "round_seating",
     "round_with_boards",
     "score_card",

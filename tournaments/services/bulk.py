@@ -8,35 +8,59 @@ default) Django's bulk_create does the job.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, models
 
 from .. import sql
 
 
-def insert_rows(model: type[models.Model], fields: Sequence[str], rows: Sequence[tuple]) -> None:
-    """Insert `rows` (tuples in the order of `fields`, by attribute name) into `model`."""
+def insert_rows(
+    model: type[models.Model],
+    fields: Sequence[str],
+    rows: Sequence[tuple],
+    *,
+    returning: Sequence[str] = (),
+) -> list[tuple]:
+    """Insert `rows` (tuples in the order of `fields`, by attribute name) into `model`.
+
+    `returning` names fields to read back from the inserted rows (still one statement):
+    one tuple per row, in no particular order. A JSON field takes Python values.
+    """
     if not rows:
-        return
+        return []
     concrete = [sql.concrete_field(model, name) for name in fields]
     if connection.vendor != "postgresql":
-        model._default_manager.bulk_create(
+        created = model._default_manager.bulk_create(
             [
                 model(**{f.attname: value for f, value in zip(concrete, row, strict=True)})
                 for row in rows
             ],
             batch_size=2000,
         )
-        return
+        back = [sql.concrete_field(model, name).attname for name in returning]
+        return [tuple(getattr(obj, name) for name in back) for obj in created] if back else []
     columns = ", ".join(sql.column(model, name) for name in fields)
     arrays = ", ".join(f"%s::{_array_type(f)}" for f in concrete)
-    values = [list(column) for column in zip(*rows, strict=True)]
+    values = [
+        [_json(v) for v in column] if isinstance(f, models.JSONField) else list(column)
+        for f, column in zip(concrete, zip(*rows, strict=True), strict=True)
+    ]
+    back_sql = (
+        f" RETURNING {', '.join(sql.column(model, n) for n in returning)}" if returning else ""
+    )
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {sql.table(model)} ({columns}) SELECT * FROM unnest({arrays})",
+            f"INSERT INTO {sql.table(model)} ({columns}) SELECT * FROM unnest({arrays}){back_sql}",
             values,
         )
+        return [tuple(row) for row in cursor.fetchall()] if returning else []
+
+
+def _json(value) -> str | None:
+    return None if value is None else json.dumps(value, cls=DjangoJSONEncoder)
 
 
 def _array_type(field: models.Field) -> str:

@@ -42,6 +42,7 @@ from ..models import (
     ClockHeartbeat,
     FirstRoundDraw,
     Pair,
+    PairBoardScore,
     PairStatus,
     ResultState,
     Round,
@@ -52,7 +53,7 @@ from ..models import (
     UnplayedPolicy,
 )
 from ..online.events import round_closing
-from . import board_scoring
+from . import board_scoring, history
 from .bulk import insert_rows
 from .permissions import RUN_CLOCK, require
 
@@ -324,7 +325,7 @@ def _cut_off_unplayed(tournament: Tournament, round: Round, now: datetime) -> in
         for board_id in boards
         if (table_id, board_id) not in done
     ]
-    insert_rows(
+    stored = insert_rows(
         BoardResult,
         (
             "table",
@@ -341,7 +342,18 @@ def _cut_off_unplayed(tournament: Tournament, round: Round, now: datetime) -> in
             "dispute_note",
         ),
         missing,
+        returning=("id",),
     )
+    # The history of the cut-off: one more statement, whatever the field size.
+    history.record_cut_off(
+        result_ids=[rid for (rid,) in stored],
+        at=now,
+        stored_as=BoardResult(
+            state=state, ns_adjustment=ns_adj, ew_adjustment=ew_adj,
+            adjustment_reason=reason, entered_at=now,
+        ),
+        reason=reason,
+    )  # fmt: skip
     return len(missing)
 
 
@@ -574,18 +586,25 @@ def rescore_round(*, round: Round, by, now: datetime | None = None) -> ActionRep
     made stay as they are; final results and master points follow if the event is over.
     """
     require(by, RUN_CLOCK)
-    return rescore_closed_round(round=round, now=now or timezone.now())
+    return rescore_closed_round(round=round, now=now or timezone.now(), by=by)
 
 
-def rescore_closed_round(*, round: Round, now: datetime) -> ActionReport:
+def rescore_closed_round(*, round: Round, now: datetime, by=None, reason: str = "") -> ActionReport:
     """`rescore_round` for a service that already checked its own permission: a
-    director's result in a closed round re-scores it (`results.director_set_result`)."""
+    director's result in a closed round re-scores it (`results.director_set_result`).
+
+    Every result whose scores across the field change is recorded in its history, with
+    `by` and `reason` (the organiser and the ruling that caused the re-score)."""
     with transaction.atomic():
         tournament = _lock(round.tournament_id)
         round = Round.objects.select_related("tournament").get(pk=round.pk)
         if round.status != RoundStatus.CLOSED:
             raise ClockError(_("Only a closed round can be re-scored."))
+        before = _result_points(round)
         board_scoring.score_round(round=round)
+        history.record_rescore(
+            before=before, after=_result_points(round), by=by, at=now, reason=reason
+        )
         board_scoring.update_totals(tournament=tournament)
         for later in Round.objects.filter(
             tournament=tournament, number__gte=round.number, status=RoundStatus.CLOSED
@@ -594,3 +613,13 @@ def rescore_closed_round(*, round: Round, now: datetime) -> ActionReport:
         if tournament.status == TournamentStatus.FINISHED:
             board_scoring.finalize_results(tournament=tournament, now=now)
         return ActionReport(tournament=tournament, round=round)
+
+
+def _result_points(round: Round) -> dict[int, dict]:
+    """Each result's points across the field in `round`, by side, keyed by result id."""
+    points: dict[int, dict] = {}
+    for result_id, direction, value in PairBoardScore.objects.filter(
+        board__round=round, result__isnull=False
+    ).values_list("result_id", "direction", "points"):
+        points.setdefault(result_id, {})[f"{direction.lower()}_points"] = value
+    return points

@@ -10,6 +10,9 @@ A director's ruling takes the round FOR UPDATE and then the result row, so it wa
 entries, confirmations and disputes in flight and decides on what they wrote; an entry
 that waited for the ruling cannot replace an adjusted score it never saw (the upsert is
 guarded in SQL).
+
+Every write here appends to the result's history (`services.history`) in the same
+transaction, after the row is locked: who, when, before, after and the reason.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import cast
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 import scoring
 
@@ -39,6 +43,7 @@ from ..models import (
     Board,
     BoardResult,
     PlayMode,
+    ResultChangeKind,
     ResultState,
     Round,
     RoundStatus,
@@ -46,6 +51,7 @@ from ..models import (
     Tournament,
     TournamentStatus,
 )
+from . import history
 from .permissions import DIRECT_RESULTS, allowed, require
 
 LEAD_SUITS = {
@@ -302,8 +308,9 @@ def submit_result(
     clock's message.
 
     This is the hot path of the last minute of a round (every table at once), so it is
-    two statements inside the transaction: the round lock that also reads the checks'
-    data, and an upsert of the result.
+    three statements inside the transaction: the round lock that also reads the checks'
+    data, an upsert of the result, and its line in the result's history
+    (`history.record_entry`).
     """
     now = now or timezone.now()
     try:
@@ -367,6 +374,8 @@ def submit_result(
         )
         if stored is None:
             raise NotAllowed(_("The director has adjusted this board; ask the director."))
+        # The upsert holds the row's lock: the history records this change in its place.
+        history.record_entry(result=result, by=user, at=now, existed=existing is not None)
         return result
 
 
@@ -428,12 +437,16 @@ def confirm_result(*, result: BoardResult, user, now: datetime | None = None) ->
     now = now or timezone.now()
     with transaction.atomic():
         result = _result_for_opponent(result.pk, user, now, confirming=True)
+        before = history.snapshot(result)
         result.confirmed_by = user
         result.confirmed_at = now
         result.disputed = False
         result.dispute_note = ""
         result.disputed_at = None
         result.save(update_fields=["confirmed_by", "confirmed_at", *DISPUTE_FIELDS])
+        history.record(
+            result=result, kind=ResultChangeKind.CONFIRMATION, by=user, at=now, before=before
+        )
         return result
 
 
@@ -445,13 +458,29 @@ def dispute_result(
     now = now or timezone.now()
     with transaction.atomic():
         result = _result_for_opponent(result.pk, user, now, confirming=False)
+        before = history.snapshot(result)
         result.disputed = True
         result.dispute_note = (note or "").strip()[:500]
         result.disputed_at = now
         result.confirmed_by = None
         result.confirmed_at = None
         result.save(update_fields=[*DISPUTE_FIELDS, "confirmed_by", "confirmed_at"])
+        history.record(
+            result=result,
+            kind=ResultChangeKind.DISPUTE,
+            by=user,
+            at=now,
+            before=before,
+            reason=result.dispute_note,
+        )
         return result
+
+
+# gettext_noop: translated where it is used, in the person's language.
+CLOSED_ROUND_REASON = gettext_noop(
+    "Round %(n)s is closed: say why its result is changed; the reason is kept in the "
+    "result's history."
+)
 
 
 def director_set_result(
@@ -468,7 +497,10 @@ def director_set_result(
     """The director records a result or an artificial adjusted score, at any time.
 
     In a closed round the round is re-scored at once, so totals (and final results)
-    follow; later seatings stay as they were.
+    follow; later seatings stay as they were. A change to a result of a closed round
+    needs a reason, as every adjusted score does (RULES 3, 5.4). The original entry's
+    who and when stay on the result (`adjusted_by` names the director); every ruling
+    is kept in the result's history with what it replaced.
     """
     from .clock import rescore_closed_round
 
@@ -496,11 +528,14 @@ def director_set_result(
         round = (
             Round.objects.select_for_update().select_related("tournament").get(pk=table.round_id)
         )
+        if round.status == RoundStatus.CLOSED and not reason.strip():
+            raise ResultRefused(_(CLOSED_ROUND_REASON) % {"n": round.number})
         board = _board_of(round, board_number)
         # Locked before deciding: a confirmation or dispute in flight is waited for and
         # then seen, not overwritten by this save from a stale copy.
         result = BoardResult.objects.select_for_update().filter(table=table, board=board).first()
-        result = result or BoardResult(table=table, board=board)
+        before = history.snapshot(result) if result is not None else None
+        result = result or BoardResult(table=table, board=board, entered_by=by, entered_at=now)
         if adjusting:
             result.state = ResultState.ADJUSTED
             result.contract = result.declarer = result.lead = ""
@@ -514,21 +549,27 @@ def director_set_result(
             for name, value in fields.items():
                 setattr(result, name, value)
             result.ns_adjustment = result.ew_adjustment = ""
-            result.entered_by = by
-            result.entered_at = now
         result.adjusted_by = by
         result.adjustment_reason = reason.strip()[:500]
         # The director's ruling settles a dispute; its note and time stay as the record
         # of what was disputed.
         result.disputed = False
         result.save()
+        history.record(
+            result=result,
+            kind=ResultChangeKind.ADJUSTMENT if adjusting else ResultChangeKind.DIRECTOR_RESULT,
+            by=by,
+            at=now,
+            before=before,
+            reason=result.adjustment_reason,
+        )
         if round.status == RoundStatus.CLOSED:
-            rescore_closed_round(round=round, now=now)
+            rescore_closed_round(round=round, now=now, by=by, reason=result.adjustment_reason)
         return result
 
 
 def director_result_problem(
-    *, table: Table, board_number: int, by, entry: ContractEntry
+    *, table: Table, board_number: int, by, entry: ContractEntry, reason: str = ""
 ) -> str | None:
     """Why `director_set_result` would refuse this played result, or None when it would
     take it. Writes nothing and takes no lock: a form asks before saving, so that a
@@ -537,6 +578,8 @@ def director_result_problem(
         require(by, DIRECT_RESULTS)
         board = _board_of(table.round, board_number)
         score_entry(entry, vulnerability=board.vulnerability)
+        if table.round.status == RoundStatus.CLOSED and not reason.strip():
+            return _(CLOSED_ROUND_REASON) % {"n": table.round.number}
     except scoring.ScoringError as error:
         return scoring_message(error)
     except (NotAllowed, NotFound, ResultRefused) as error:

@@ -30,6 +30,7 @@ from ..models import (
 )
 from ..online import records
 from ..services import analysis
+from ..services.permissions import DIRECT_RESULTS, allowed
 from ..services.registration import registration_problem
 from ..templatetags import bridge
 from . import paper
@@ -254,6 +255,8 @@ def board(request, tournament_id: int, number: int):
         _pair, my_table, _direction = selectors.seat_of_user(
             tournament=tournament, user=request.user, round=board.round
         )
+    # Who changed what is for organisers only (RULES 3); the public sees the results.
+    organiser = visible and allowed(request.user, DIRECT_RESULTS)
     return render(
         request,
         "tournaments/board.html",
@@ -276,6 +279,7 @@ def board(request, tournament_id: int, number: int):
             "next": number + 1 if number + 1 in closed else None,
             "is_ximp": tournament.scoring_method == ScoringMethod.XIMP,
             "records": records.board_records(board=board, tournament=tournament) if visible else [],
+            "result_history": selectors.result_history(board=board) if organiser else None,
         },
     )
 

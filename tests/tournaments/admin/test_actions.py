@@ -359,7 +359,14 @@ def test_result_change_form_goes_through_the_service(admin_client, closed_round,
         "HK",
         -50,
     )
-    assert (cut.entered_by, cut.adjusted_by) == (organiser, organiser)
+    # The cut-off stays the entry (the clock's, at the bell); the director is who changed
+    # it, and the history keeps both (issue 14).
+    assert (cut.entered_by, cut.adjusted_by) == (None, organiser)
+    assert list(cut.history.values_list("kind", "by")) == [
+        ("cut_off", None),
+        ("director_result", organiser.pk),
+        ("rescore", organiser.pk),  # the round was re-scored: 10 IMPs each way now
+    ]
     # Re-scored at once: 400 against -50 is 10 IMPs.
     points = dict(PairBoardScore.objects.filter(board=cut.board).values_list("pair_id", "points"))
     assert points == {

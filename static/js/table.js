@@ -212,6 +212,7 @@ function receive(message) {
       break;
     case "round_closed":
       closed = { round: message.round, next: message.next };
+      stopClock();
       if (message.view) take({ ...message, seq: Math.max(lastSeq, 0) });
       break;
     default:
@@ -249,7 +250,7 @@ function seatPanel(v, seat, position) {
   const dummy = v.declarer && !v.over && v.play.length ? partnerOf(v.declarer) : null;
   const vul = v.vulnerability === "Both" || v.vulnerability === sideOf(seat);
   const classes = ["bt-hand", `pos-${position}`];
-  if (v.turn === seat && !v.over) classes.push("turn");
+  if (v.turn === seat && !v.over && !closed) classes.push("turn");
   if (vul) classes.push("vul");
   const tags = [];
   if (v.dealer === seat) tags.push(h("abbr", { class: "bt-tag dealer", title: S.dealer }, "D"));
@@ -297,8 +298,13 @@ function centre(v) {
     h("span", { class: v.vulnerability === "None" ? "" : "bt-vul-text" }, S["vul_" + v.vulnerability]));
   wrap.append(info);
   if (v.contract) {
-    const ns = tricks.filter((t) => t.winner && sideOf(t.winner) === "NS").length;
-    const ew = tricks.filter((t) => t.winner && sideOf(t.winner) === "EW").length;
+    let ns = tricks.filter((t) => t.winner && sideOf(t.winner) === "NS").length;
+    let ew = tricks.filter((t) => t.winner && sideOf(t.winner) === "EW").length;
+    if (v.over && v.result && v.result.tricks !== null) {
+      // Over (a claim may have ended it early): declarer's tricks as the result counts them.
+      const declarers = v.result.tricks;
+      [ns, ew] = sideOf(v.result.declarer) === "NS" ? [declarers, 13 - declarers] : [13 - declarers, declarers];
+    }
     const mySide = me ? sideOf(me) : "NS";
     const we = mySide === "NS" ? ns : ew;
     const they = mySide === "NS" ? ew : ns;
@@ -355,7 +361,7 @@ function auctionGrid(v) {
     }
     cells.push(cell);
   }
-  if (!v.contract && !v.over && v.turn) cells.push(h("td", { class: "bt-next" }, "?"));
+  if (!v.contract && !v.over && v.turn && !closed) cells.push(h("td", { class: "bt-next" }, "?"));
   const rows = [];
   for (let i = 0; i < cells.length; i += 4) rows.push(h("tr", {}, cells.slice(i, i + 4)));
   const table = h("table", { class: "bt-auction-grid" },
@@ -393,7 +399,7 @@ function biddingBox(v) {
         type: "button", class: `bt-bid special ${kind}`, "data-call": value, "data-key": "call-" + value,
         onclick: () => call(value),
       }, text)));
-  return h("div", { class: "bt-box" }, h("h2", { class: "bt-box-title" }, S.your_turn), specials, grid,
+  return h("div", { class: "bt-box" }, h("h2", { class: "visually-hidden" }, S.bidding_box), specials, grid,
     h("label", { class: "bt-alert-label", for: "bt-alert" }, S.alert), alertInput);
 }
 
@@ -478,8 +484,17 @@ function closedPanel() {
   return h("section", { class: "bt-closed", id: "bt-closed", role: "status" }, parts);
 }
 
+// The bell: the round clock stops and says so.
+function stopClock() {
+  const clock = document.querySelector(".bt-meta .clock");
+  if (!clock) return;
+  clock.removeAttribute("data-clock");
+  clock.className = "clock compact phase-closed";
+  clock.replaceChildren(h("span", { class: "clock-label" }, fmt(S.round_closed, { n: closed.round })));
+}
+
 function statusLine(v) {
-  if (v.over || !v.turn) return "";
+  if (v.over || !v.turn || closed || v.claim) return "";
   if (isMyTurn(v)) return v.turn === me ? S.your_turn : S.your_turn_dummy;
   return fmt(S.waiting_for, { seat: seatName(v.turn) });
 }
@@ -498,17 +513,19 @@ function render() {
     $("bt-pos-" + position).replaceChildren(view ? seatPanel(view, seatAt(offset), position) : "");
   }
   $("bt-centre").replaceChildren(view ? centre(view) : h("p", { class: "muted" }, S.connecting));
-  $("bt-auction").replaceChildren(...(view ? auctionGrid(view) : []));
+  $("bt-auction").replaceChildren(...(view ? auctionGrid(view).filter(Boolean) : []));
   const controls = $("bt-controls");
   controls.replaceChildren();
   if (view) {
     const status = statusLine(view);
     if (status) controls.append(h("p", { class: "bt-status" + (isMyTurn(view) ? " mine" : ""), id: "bt-status" }, status));
     if (view.over && view.result) controls.append(resultPanel(view));
-    else if (isMyTurn(view) && !view.contract && view.legal.length && !/^[SHDC][2-9TJQKA]$/.test(view.legal[0])) {
+    else if (closed) {
+      // The bell has rung: nothing more is played at this round's table.
+    } else if (isMyTurn(view) && !view.contract && view.legal.length && !/^[SHDC][2-9TJQKA]$/.test(view.legal[0])) {
       controls.append(biddingBox(view));
     }
-    const claim = view.over ? null : claimPanel(view);
+    const claim = view.over || closed ? null : claimPanel(view);
     if (claim) controls.append(claim);
     if (view.play.length > 4 || showLast) {
       controls.append(h("div", { class: "bt-actions" }, h("button", {

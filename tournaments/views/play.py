@@ -137,9 +137,7 @@ def play_table(request, tournament_id: int, table_id: int):
     current = numbers[-1]
     try:
         for number in numbers:
-            if not services.board_view(table=table, board_number=number, user=request.user)[
-                "over"
-            ]:
+            if not services.board_view(table=table, board_number=number, user=request.user)["over"]:
                 current = number
                 break
     except NotAllowed as error:

@@ -174,9 +174,7 @@ def state_text(page) -> dict[str, str]:
     }
 
 
-def test_four_seats_play_a_board_claim_and_hear_the_bell(
-    make_tournament, register_pairs, tmp_path
-):
+def test_four_seats_play_a_board_claim_and_hear_the_bell(make_tournament, register_pairs, tmp_path):
     first_round, tables = open_online_round(
         make_tournament, register_pairs, pairs=4, boards=2, rounds=2
     )
@@ -195,9 +193,7 @@ def test_four_seats_play_a_board_claim_and_hear_the_bell(
             seats = {}
             for seat in SEATS:
                 lang, width = LOOKS[seat]
-                seats[seat] = open_context(
-                    browser, base, user=users[seat], lang=lang, width=width
-                )
+                seats[seat] = open_context(browser, base, user=users[seat], lang=lang, width=width)
             pages = {seat: page for seat, (page, _frames) in seats.items()}
             for page in pages.values():
                 page.goto(base + url)
@@ -344,3 +340,53 @@ def test_four_seats_play_a_board_claim_and_hear_the_bell(
             shot(anonymous, "table-anonymous-zh-hans-390-after-close")
     finally:
         stop(server)
+
+
+# -- the page without a browser: who may open it, its links, its words ----------------
+
+
+def test_the_page_opens_for_the_table_only_before_the_close(
+    make_tournament, register_pairs, make_user, client
+):
+    first_round, tables = open_online_round(make_tournament, register_pairs, boards=2)
+    table, other_table = tables
+    url = f"/t/{first_round.tournament_id}/tables/{table.pk}/play/"
+    answer = client.get(url)
+    assert answer.status_code == 302 and "/accounts/login/" in answer["Location"]
+    client.force_login(seated_users(other_table)["E"])
+    assert client.get(url).status_code == 403
+    client.force_login(seated_users(table)["W"])
+    page = client.get(url)
+    assert page.status_code == 200
+    config = page.context["config"]
+    assert config["seat"] == "W" and config["boards"] == [1, 2] and config["current"] == 1
+    # The page itself carries no card: they come over the socket, per seat.
+    assert not cards_in(config) and not cards_in(page.content.decode().split())
+    # The tournament page and the home page lead a seated player here.
+    assert url in client.get(f"/t/{first_round.tournament_id}/").content.decode()
+    assert url in client.get("/").content.decode()
+
+
+def test_a_played_elsewhere_tournament_has_no_table_page(make_tournament, register_pairs, client):
+    tournament = make_tournament()
+    pairs = register_pairs(tournament, 4)
+    from tournaments.services import clock
+
+    clock.advance(now=tournament.start_at)
+    table = Table.objects.filter(round__tournament=tournament).first()
+    client.force_login(pairs[0].player1)
+    assert client.get(f"/t/{tournament.pk}/tables/{table.pk}/play/").status_code == 404
+    assert f"/tables/{table.pk}/play/" not in client.get(f"/t/{tournament.pk}/").content.decode()
+
+
+@pytest.mark.parametrize("language", ["zh-hans"])
+def test_every_word_of_the_table_has_a_translation(language):
+    from django.utils import translation
+
+    from tournaments.views.play import _strings
+
+    english = _strings()
+    with translation.override(language):
+        translated = _strings()
+    same = {key for key in english if english[key] == translated[key]}
+    assert same <= {"NT", "double_short", "redouble_short"}, same

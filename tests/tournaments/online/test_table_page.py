@@ -84,6 +84,7 @@ def open_context(browser, base: str, *, user=None, lang: str = "en", width: int 
     context = browser.new_context(
         locale="zh-CN" if lang == "zh-hans" else "en-GB",
         viewport={"width": width, "height": 900 if width > 500 else 844},
+        has_touch=width < 500,  # the phones are played by touch
     )
     context.set_default_timeout(WAIT)
     cookies = [{"name": "django_language", "value": lang, "url": base}]
@@ -167,6 +168,19 @@ def check_frames(frames_of, hands) -> None:
             assert cards_in(message) <= allowed, (seat, message)
 
 
+def press(page, seat: str, selector: str) -> None:
+    """Act as the seat's player would: North with the mouse, East with the keyboard
+    (focus, Enter), South and West (the phones) by touch."""
+    target = page.locator(selector).first
+    if seat == "E":
+        target.focus()
+        page.keyboard.press("Enter")
+    elif LOOKS[seat][1] < 500:
+        target.tap()
+    else:
+        target.click()
+
+
 def state_text(page) -> dict[str, str]:
     return {
         part: page.inner_text(part)
@@ -229,7 +243,7 @@ def test_four_seats_play_a_board_claim_and_hear_the_bell(make_tournament, regist
                 if calls == 0:
                     lang, width = LOOKS[actor]
                     shot(page, f"table-{actor}-{lang}-{width}-bidding-box")
-                page.click(f"#bt-controls .bt-bid[data-call='{call}']")
+                press(page, actor, f"#bt-controls .bt-bid[data-call='{call}']")
                 calls += 1
                 seq += 1
                 wait_seq(pages.values(), seq)
@@ -255,7 +269,7 @@ def test_four_seats_play_a_board_claim_and_hear_the_bell(make_tournament, regist
                 assert sorted(playable) == sorted(now[actor]["legal"]), (actor, playable)
                 # Declarer's own cards, or dummy's (drawn at the top) when dummy plays.
                 hand = "#bt-pos-top" if now[actor]["turn"] == dummy else "#bt-pos-bottom"
-                page.locator(f"{hand} button.bt-card.playable").first.click()
+                press(page, actor, f"{hand} button.bt-card.playable")
                 seq += 1
                 wait_seq(pages.values(), seq)
                 if played + 1 == 6 and not reloaded:
@@ -270,6 +284,31 @@ def test_four_seats_play_a_board_claim_and_hear_the_bell(make_tournament, regist
                     assert pages["S"].locator(".bt-played").count() == 2
                     outsiders_see_nothing(outsiders, base + url, table)
                     reloaded = True
+                if played + 1 == 9:
+                    # The connection is lost: the server goes away, a card is played
+                    # meanwhile (stored by the service, as another server process
+                    # would), the server comes back; every page reconnects by itself
+                    # and resumes where the table is.
+                    stop(server)
+                    for page in pages.values():
+                        page.wait_for_function(
+                            "() => document.getElementById('bt').dataset.state === 'reconnecting'"
+                        )
+                    now = views(table, users)
+                    actor = next(seat for seat in SEATS if now[seat]["legal"])
+                    services.act(
+                        table=table,
+                        board_number=1,
+                        user=users[actor],
+                        action={"seq": seq + 1, "type": "card", "card": now[actor]["legal"][0]},
+                    )
+                    seq += 1
+                    server = start_server(port=port, log=log_path.open("a"))
+                    wait_until_listening(port, server, log_path)
+                    wait_seq(pages.values(), seq)
+                    for page in pages.values():
+                        assert page.locator("#bt").get_attribute("data-state") == "connected"
+                        assert page.locator(".bt-played").count() == 2  # trick 3: 2 cards
 
             # Last trick on request (the L key), then the claim and its answers.
             pages["N"].keyboard.press("l")

@@ -496,7 +496,9 @@ function stopClock() {
 function statusLine(v) {
   if (v.over || !v.turn || closed || v.claim) return "";
   if (isMyTurn(v)) return v.turn === me ? S.your_turn : S.your_turn_dummy;
-  return fmt(S.waiting_for, { seat: seatName(v.turn) });
+  // Dummy's cards are played by declarer: that is who the table waits for.
+  const who = v.declarer && v.turn === partnerOf(v.declarer) ? v.declarer : v.turn;
+  return fmt(S.waiting_for, { seat: seatName(who) });
 }
 
 function render() {

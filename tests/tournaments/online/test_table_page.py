@@ -43,6 +43,7 @@ LOOKS = {"N": ("en", 1280), "E": ("zh-hans", 1280), "S": ("en", 390), "W": ("zh-
 # The auction: the first caller opens 1C (alerted), then X, XX and three passes.
 AUCTION = [("1C", "could be short"), ("X", ""), ("XX", "")]
 WAIT = 15_000
+RECONNECTING = "() => document.getElementById('bt').dataset.state === 'reconnecting'"
 
 
 def start_server(*, port: int, log) -> subprocess.Popen:
@@ -70,6 +71,21 @@ def wait_until_listening(port: int, server: subprocess.Popen, log_path) -> None:
         except OSError:
             time.sleep(0.1)
     raise AssertionError(f"server on {port} did not start:\n{log_path.read_text()[-3000:]}")
+
+
+def server_sessions_gone(timeout: float = 10) -> None:
+    """Wait for the stopped server's database sessions to end (the test database is
+    dropped after the test)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            if cursor.fetchone()[0] == 0:
+                return
+        time.sleep(0.2)
 
 
 def ring_soon(round_id: int) -> None:
@@ -204,181 +220,187 @@ def test_four_seats_play_a_board_claim_and_hear_the_bell(make_tournament, regist
     try:
         wait_until_listening(port, server, log_path)
         with chromium() as browser:
-            seats = {}
-            for seat in SEATS:
-                lang, width = LOOKS[seat]
-                seats[seat] = open_context(browser, base, user=users[seat], lang=lang, width=width)
-            pages = {seat: page for seat, (page, _frames) in seats.items()}
-            for page in pages.values():
-                page.goto(base + url)
-            wait_seq(pages.values(), 0)
-            outsiders = {
-                "other table": open_context(browser, base, user=other_player),
-                "anonymous": open_context(browser, base, lang="zh-hans", width=390),
-            }
-            outsiders = {who: (page, frames) for who, (page, frames) in outsiders.items()}
-            for page, _frames in outsiders.values():
-                page.goto(base + "/")  # the origin the sockets below are opened from
-            for seat, page in pages.items():
-                lang, width = LOOKS[seat]
-                shot(page, f"table-{seat}-{lang}-{width}-start")
-
-            seq = 0
-            calls = 0
-            # The auction: the bidding box offers the legal calls, no more, no fewer.
-            while True:
-                now = views(table, users)
-                if now["N"]["contract"] is not None or now["N"]["over"]:
-                    break
-                actor = next(seat for seat in SEATS if now[seat]["legal"])
-                page = pages[actor]
-                box = offered(page, "#bt-controls .bt-bid[data-call]", "call")
-                assert sorted(box) == sorted(now[actor]["legal"]), (actor, box)
-                for seat in SEATS:  # nobody else is offered a call
-                    if seat != actor:
-                        assert pages[seat].locator(".bt-bid[data-call]").count() == 0, seat
-                call, alert = AUCTION[calls] if calls < len(AUCTION) else ("P", "")
-                if alert:
-                    page.fill("#bt-alert", alert)
-                if calls == 0:
-                    lang, width = LOOKS[actor]
-                    shot(page, f"table-{actor}-{lang}-{width}-bidding-box")
-                press(page, actor, f"#bt-controls .bt-bid[data-call='{call}']")
-                calls += 1
-                seq += 1
-                wait_seq(pages.values(), seq)
-            opener = now["N"]["auction"][0]["seat"]
-            declarer = now["N"]["declarer"]
-            assert now["N"]["contract"] == "1CXX" and declarer == opener
-            # The alert: shown to the opponents and to its author, never to partner.
-            for seat, page in pages.items():
-                sees = "could be short" in page.inner_text("#bt-auction")
-                assert sees == (seat == opener or side_of(seat) != side_of(opener)), seat
-
-            # The play: a card per click, from the seat on turn (declarer plays dummy's).
-            dummy = partner_of(declarer)
-            reloaded = False
-            while True:
-                now = views(table, users)
-                played = len(now["N"]["play"])
-                if played == 12:
-                    break
-                actor = next(seat for seat in SEATS if now[seat]["legal"])
-                page = pages[actor]
-                playable = offered(page, "button.bt-card.playable", "card")
-                assert sorted(playable) == sorted(now[actor]["legal"]), (actor, playable)
-                # Declarer's own cards, or dummy's (drawn at the top) when dummy plays.
-                hand = "#bt-pos-top" if now[actor]["turn"] == dummy else "#bt-pos-bottom"
-                press(page, actor, f"{hand} button.bt-card.playable")
-                seq += 1
-                wait_seq(pages.values(), seq)
-                if played + 1 == 6 and not reloaded:
-                    # Mid-trick: every page shows the trick; one reloads and is back.
-                    for seat, page in pages.items():
-                        lang, width = LOOKS[seat]
-                        shot(page, f"table-{seat}-{lang}-{width}-mid-trick")
-                    before = state_text(pages["S"])
-                    pages["S"].reload()
-                    wait_seq([pages["S"]], seq)
-                    assert state_text(pages["S"]) == before
-                    assert pages["S"].locator(".bt-played").count() == 2
-                    outsiders_see_nothing(outsiders, base + url, table)
-                    reloaded = True
-                if played + 1 == 9:
-                    # The connection is lost: the server goes away, a card is played
-                    # meanwhile (stored by the service, as another server process
-                    # would), the server comes back; every page reconnects by itself
-                    # and resumes where the table is.
-                    stop(server)
-                    for page in pages.values():
-                        page.wait_for_function(
-                            "() => document.getElementById('bt').dataset.state === 'reconnecting'"
-                        )
-                    now = views(table, users)
-                    actor = next(seat for seat in SEATS if now[seat]["legal"])
-                    services.act(
-                        table=table,
-                        board_number=1,
-                        user=users[actor],
-                        action={"seq": seq + 1, "type": "card", "card": now[actor]["legal"][0]},
+            # Playwright's sync API runs the test in a greenlet, where Django keeps a
+            # connection of its own: closed here, or the test database stays busy.
+            try:
+                seats = {}
+                for seat in SEATS:
+                    lang, width = LOOKS[seat]
+                    seats[seat] = open_context(
+                        browser, base, user=users[seat], lang=lang, width=width
                     )
-                    seq += 1
-                    server = start_server(port=port, log=log_path.open("a"))
-                    wait_until_listening(port, server, log_path)
-                    wait_seq(pages.values(), seq)
-                    for page in pages.values():
-                        assert page.locator("#bt").get_attribute("data-state") == "connected"
-                        assert page.locator(".bt-played").count() == 2  # trick 3: 2 cards
+                pages = {seat: page for seat, (page, _frames) in seats.items()}
+                for page in pages.values():
+                    page.goto(base + url)
+                wait_seq(pages.values(), 0)
+                outsiders = {
+                    "other table": open_context(browser, base, user=other_player),
+                    "anonymous": open_context(browser, base, lang="zh-hans", width=390),
+                }
+                outsiders = {who: (page, frames) for who, (page, frames) in outsiders.items()}
+                for page, _frames in outsiders.values():
+                    page.goto(base + "/")  # the origin the sockets below are opened from
+                for seat, page in pages.items():
+                    lang, width = LOOKS[seat]
+                    shot(page, f"table-{seat}-{lang}-{width}-start")
 
-            # Last trick on request (the L key), then the claim and its answers.
-            pages["N"].keyboard.press("l")
-            assert pages["N"].locator("#bt-trick.last .bt-played").count() == 4
-            pages["N"].keyboard.press("l")
-            claimer = pages[declarer]
-            claimer.click("[data-key=claim]")
-            claimer.fill("#bt-claim-tricks", "10")
-            lang, width = LOOKS[declarer]
-            shot(claimer, f"table-{declarer}-{lang}-{width}-claim-dialog")
-            claimer.click("[data-key=claim-send]")
-            seq += 1
-            wait_seq(pages.values(), seq)
-            opponents = [seat for seat in SEATS if side_of(seat) != side_of(declarer)]
-            for seat in opponents:
-                assert pages[seat].locator("[data-key=accept]").count() == 1, seat
-            for seat in (declarer, dummy):
-                assert pages[seat].locator("[data-key=accept]").count() == 0, seat
-            lang, width = LOOKS[opponents[0]]
-            shot(pages[opponents[0]], f"table-{opponents[0]}-{lang}-{width}-claim-answer")
-            for seat in opponents:
-                pages[seat].click("[data-key=accept]")
+                seq = 0
+                calls = 0
+                # The auction: the bidding box offers the legal calls, no more, no fewer.
+                while True:
+                    now = views(table, users)
+                    if now["N"]["contract"] is not None or now["N"]["over"]:
+                        break
+                    actor = next(seat for seat in SEATS if now[seat]["legal"])
+                    page = pages[actor]
+                    box = offered(page, "#bt-controls .bt-bid[data-call]", "call")
+                    assert sorted(box) == sorted(now[actor]["legal"]), (actor, box)
+                    for seat in SEATS:  # nobody else is offered a call
+                        if seat != actor:
+                            assert pages[seat].locator(".bt-bid[data-call]").count() == 0, seat
+                    call, alert = AUCTION[calls] if calls < len(AUCTION) else ("P", "")
+                    if alert:
+                        page.fill("#bt-alert", alert)
+                    if calls == 0:
+                        lang, width = LOOKS[actor]
+                        shot(page, f"table-{actor}-{lang}-{width}-bidding-box")
+                    press(page, actor, f"#bt-controls .bt-bid[data-call='{call}']")
+                    calls += 1
+                    seq += 1
+                    wait_seq(pages.values(), seq)
+                opener = now["N"]["auction"][0]["seat"]
+                declarer = now["N"]["declarer"]
+                assert now["N"]["contract"] == "1CXX" and declarer == opener
+                # The alert: shown to the opponents and to its author, never to partner.
+                for seat, page in pages.items():
+                    sees = "could be short" in page.inner_text("#bt-auction")
+                    assert sees == (seat == opener or side_of(seat) != side_of(opener)), seat
+
+                # The play: a card per click, from the seat on turn (declarer plays dummy's).
+                dummy = partner_of(declarer)
+                reloaded = False
+                while True:
+                    now = views(table, users)
+                    played = len(now["N"]["play"])
+                    if played == 12:
+                        break
+                    actor = next(seat for seat in SEATS if now[seat]["legal"])
+                    page = pages[actor]
+                    playable = offered(page, "button.bt-card.playable", "card")
+                    assert sorted(playable) == sorted(now[actor]["legal"]), (actor, playable)
+                    # Declarer's own cards, or dummy's (drawn at the top) when dummy plays.
+                    hand = "#bt-pos-top" if now[actor]["turn"] == dummy else "#bt-pos-bottom"
+                    press(page, actor, f"{hand} button.bt-card.playable")
+                    seq += 1
+                    wait_seq(pages.values(), seq)
+                    if played + 1 == 6 and not reloaded:
+                        # Mid-trick: every page shows the trick; one reloads and is back.
+                        for seat, page in pages.items():
+                            lang, width = LOOKS[seat]
+                            shot(page, f"table-{seat}-{lang}-{width}-mid-trick")
+                        before = state_text(pages["S"])
+                        pages["S"].reload()
+                        wait_seq([pages["S"]], seq)
+                        assert state_text(pages["S"]) == before
+                        assert pages["S"].locator(".bt-played").count() == 2
+                        outsiders_see_nothing(outsiders, base + url, table)
+                        reloaded = True
+                    if played + 1 == 9:
+                        # The connection is lost: the server goes away, a card is played
+                        # meanwhile (stored by the service, as another server process
+                        # would), the server comes back; every page reconnects by itself
+                        # and resumes where the table is.
+                        stop(server)
+                        for page in pages.values():
+                            page.wait_for_function(RECONNECTING)
+                        now = views(table, users)
+                        actor = next(seat for seat in SEATS if now[seat]["legal"])
+                        services.act(
+                            table=table,
+                            board_number=1,
+                            user=users[actor],
+                            action={"seq": seq + 1, "type": "card", "card": now[actor]["legal"][0]},
+                        )
+                        seq += 1
+                        server = start_server(port=port, log=log_path.open("a"))
+                        wait_until_listening(port, server, log_path)
+                        wait_seq(pages.values(), seq)
+                        for page in pages.values():
+                            assert page.locator("#bt").get_attribute("data-state") == "connected"
+                            assert page.locator(".bt-played").count() == 2  # trick 3: 2 cards
+
+                # Last trick on request (the L key), then the claim and its answers.
+                pages["N"].keyboard.press("l")
+                assert pages["N"].locator("#bt-trick.last .bt-played").count() == 4
+                pages["N"].keyboard.press("l")
+                claimer = pages[declarer]
+                claimer.click("[data-key=claim]")
+                claimer.fill("#bt-claim-tricks", "10")
+                lang, width = LOOKS[declarer]
+                shot(claimer, f"table-{declarer}-{lang}-{width}-claim-dialog")
+                claimer.click("[data-key=claim-send]")
                 seq += 1
                 wait_seq(pages.values(), seq)
+                opponents = [seat for seat in SEATS if side_of(seat) != side_of(declarer)]
+                for seat in opponents:
+                    assert pages[seat].locator("[data-key=accept]").count() == 1, seat
+                for seat in (declarer, dummy):
+                    assert pages[seat].locator("[data-key=accept]").count() == 0, seat
+                lang, width = LOOKS[opponents[0]]
+                shot(pages[opponents[0]], f"table-{opponents[0]}-{lang}-{width}-claim-answer")
+                for seat in opponents:
+                    pages[seat].click("[data-key=accept]")
+                    seq += 1
+                    wait_seq(pages.values(), seq)
 
-            # The board is over: its score and the four hands as dealt, on every page.
-            result = BoardResult.objects.get(table=table, board__number=1)
-            assert result.played_online
-            for seat, page in pages.items():
-                page.wait_for_selector("#bt-result")
-                assert page.get_attribute("[data-ns-score]", "data-ns-score") == str(
-                    result.ns_score
+                # The board is over: its score and the four hands as dealt, on every page.
+                result = BoardResult.objects.get(table=table, board__number=1)
+                assert result.played_online
+                for seat, page in pages.items():
+                    page.wait_for_selector("#bt-result")
+                    assert page.get_attribute("[data-ns-score]", "data-ns-score") == str(
+                        result.ns_score
+                    )
+                    shown = set(offered(page, ".bt-hand [data-card]", "card"))
+                    assert shown == set().union(*hands.values()), seat
+                    lang, width = LOOKS[seat]
+                    shot(page, f"table-{seat}-{lang}-{width}-board-over")
+                check_frames({seat: frames for seat, (_p, frames) in seats.items()}, hands)
+                # Over at the table, but the round is open: still nothing for outsiders.
+                outsiders_see_nothing(outsiders, base + url, table)
+
+                # The next board follows.
+                for page in pages.values():
+                    page.click("#bt-next-board")
+                wait_seq(pages.values(), 0, board=2)
+                assert "2" in pages["N"].inner_text(".bt-board-info")
+
+                # The bell: every page says the round closed and leads to the next table.
+                ring_soon(first_round.pk)
+                for seat, page in pages.items():
+                    page.wait_for_selector("#bt-closed", timeout=30_000)
+                    pair = table.ns_pair_id if side_of(seat) == "NS" else table.ew_pair_id
+                    next_table = Table.objects.get(
+                        Q(ns_pair_id=pair) | Q(ew_pair_id=pair),
+                        round__tournament_id=tournament_id,
+                        round__number=2,
+                    )
+                    href = page.get_attribute("#bt-next-table", "href")
+                    assert href == f"/t/{tournament_id}/tables/{next_table.pk}/play/", (seat, href)
+                    lang, width = LOOKS[seat]
+                    shot(page, f"table-{seat}-{lang}-{width}-round-closed")
+                # Once closed, the record is public: the anonymous visitor sees the hands.
+                anonymous, _frames = outsiders["anonymous"]
+                anonymous.goto(base + url)
+                anonymous.wait_for_function(
+                    "() => document.querySelectorAll('.bt-hand [data-card]').length === 52"
                 )
-                shown = set(offered(page, ".bt-hand [data-card]", "card"))
-                assert shown == set().union(*hands.values()), seat
-                lang, width = LOOKS[seat]
-                shot(page, f"table-{seat}-{lang}-{width}-board-over")
-            check_frames({seat: frames for seat, (_p, frames) in seats.items()}, hands)
-            # Over at the table, but the round is open: still nothing for outsiders.
-            outsiders_see_nothing(outsiders, base + url, table)
-
-            # The next board follows.
-            for page in pages.values():
-                page.click("#bt-next-board")
-            wait_seq(pages.values(), 0, board=2)
-            assert "2" in pages["N"].inner_text(".bt-board-info")
-
-            # The bell: every page says the round closed and leads to the next table.
-            ring_soon(first_round.pk)
-            for seat, page in pages.items():
-                page.wait_for_selector("#bt-closed", timeout=30_000)
-                pair = table.ns_pair_id if side_of(seat) == "NS" else table.ew_pair_id
-                next_table = Table.objects.get(
-                    Q(ns_pair_id=pair) | Q(ew_pair_id=pair),
-                    round__tournament_id=tournament_id,
-                    round__number=2,
-                )
-                href = page.get_attribute("#bt-next-table", "href")
-                assert href == f"/t/{tournament_id}/tables/{next_table.pk}/play/", (seat, href)
-                lang, width = LOOKS[seat]
-                shot(page, f"table-{seat}-{lang}-{width}-round-closed")
-            # Once closed, the record is public: the anonymous visitor sees the hands.
-            anonymous, _frames = outsiders["anonymous"]
-            anonymous.goto(base + url)
-            anonymous.wait_for_function(
-                "() => document.querySelectorAll('.bt-hand [data-card]').length === 52"
-            )
-            shot(anonymous, "table-anonymous-zh-hans-390-after-close")
+                shot(anonymous, "table-anonymous-zh-hans-390-after-close")
+            finally:
+                connection.close()
     finally:
         stop(server)
+        server_sessions_gone()
 
 
 # -- the page without a browser: who may open it, its links, its words ----------------

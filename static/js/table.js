@@ -253,7 +253,7 @@ function seatPanel(v, seat, position) {
   if (v.turn === seat && !v.over && !closed) classes.push("turn");
   if (vul) classes.push("vul");
   const tags = [];
-  if (v.dealer === seat) tags.push(h("abbr", { class: "bt-tag dealer", title: S.dealer }, "D"));
+  if (v.dealer === seat) tags.push(h("abbr", { class: "bt-tag dealer", title: S.dealer }, S.dealer_mark));
   if (v.declarer === seat) tags.push(h("span", { class: "bt-tag", title: S.declarer }, S.declarer));
   if (v.declarer && partnerOf(v.declarer) === seat) tags.push(h("span", { class: "bt-tag" }, S.dummy));
   const name = cfg.names[seat] || "";
@@ -346,7 +346,7 @@ function auctionGrid(v) {
   const head = h("tr", {}, order.map((seat) => {
     const vul = v.vulnerability === "Both" || v.vulnerability === sideOf(seat);
     return h("th", { scope: "col", class: vul ? "vul" : "", title: vul ? S.vul : null },
-      S["seat_" + seat], v.dealer === seat ? h("abbr", { class: "bt-tag dealer", title: S.dealer }, "D") : null);
+      S["seat_" + seat], v.dealer === seat ? h("abbr", { class: "bt-tag dealer", title: S.dealer }, S.dealer_mark) : null);
   }));
   const cells = [];
   for (let i = 0; i < order.indexOf(v.dealer); i++) cells.push(h("td", {}));

@@ -50,6 +50,7 @@ def _strings() -> dict[str, str]:
         "alert_placeholder": _("Explain your call to the opponents (optional)"),
         "alerted": _("alerted"),
         "dealer": _("Dealer"),
+        "dealer_mark": pgettext("dealer, one letter", "D"),
         "vul": _("Vulnerable"),
         "vul_None": _("None vulnerable"),
         "vul_NS": _("N-S vulnerable"),

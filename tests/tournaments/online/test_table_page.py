@@ -407,7 +407,7 @@ def test_four_seats_play_a_board_claim_and_hear_the_bell(make_tournament, regist
 
 
 def test_the_page_opens_for_the_table_only_before_the_close(
-    make_tournament, register_pairs, make_user, client
+    make_tournament, register_pairs, director, client
 ):
     first_round, tables = open_online_round(make_tournament, register_pairs, boards=2)
     table, other_table = tables
@@ -426,6 +426,10 @@ def test_the_page_opens_for_the_table_only_before_the_close(
     # The tournament page and the home page lead a seated player here.
     assert url in client.get(f"/t/{first_round.tournament_id}/").content.decode()
     assert url in client.get("/").content.decode()
+    # An organiser watches (no seat: every hand comes over the socket, live).
+    client.force_login(director)
+    watching = client.get(url)
+    assert watching.status_code == 200 and watching.context["config"]["seat"] is None
 
 
 def test_a_played_elsewhere_tournament_has_no_table_page(make_tournament, register_pairs, client):

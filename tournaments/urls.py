@@ -75,4 +75,11 @@ urlpatterns = [
         views.table_updates,
         name="table_updates",
     ),
+    # The table in the browser (online tournaments): the four players, organisers
+    # watching, anyone once the round has closed.
+    path(
+        "t/<int:tournament_id>/tables/<int:table_id>/play/",
+        views.play_table,
+        name="play_table",
+    ),
 ]

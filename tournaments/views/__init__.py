@@ -2,6 +2,7 @@
 
 from .accounts import PasswordResetView, profile, signup
 from .paper import score_card, seating_sheet
+from .play import play_table
 from .public import board, healthz, home, pair, results, standings_fragment, tournament
 from .registration import cancel_pair, confirm_pair, propose_pair, withdraw_pair
 from .table import table, table_updates
@@ -14,6 +15,7 @@ __all__ = [
     "healthz",
     "home",
     "pair",
+    "play_table",
     "profile",
     "propose_pair",
     "results",

@@ -5,7 +5,7 @@ Run: .venv/bin/python bench/bench_scoring.py
 For boards of 100, 1,000 and 5,000 results (random but realistic NS scores: multiples
 of 10 clustered around the usual contracts, so ties are common) it times
 ``scoring.score_board`` for MP, cross-IMP and XIMP, best of several runs, and a naive
-Python version of each, written as the SPEC words it (every result against every other
+Python version of each, written as the rules word it (every result against every other
 one: O(n²); XIMP's naive version is a Python sort and loop). The naive versions are
 run once at n = 5,000 because they take seconds there.
 """

@@ -1,6 +1,6 @@
 """Swiss seating: who plays whom, who sits out, and who sits North-South.
 
-Rules (SPEC section 4), in order of precedence for a round after the first:
+Rules (RULES 4), in order of precedence for a round after the first:
 
 1. **Order.** Active (not withdrawn) pairs are ranked by :func:`standings_order`: running
    score descending, then more boards completed, then lower registration_no (then pair_id,

@@ -1,4 +1,4 @@
-"""The rules of play at the system's tables (SPEC 9): pure Python, no Django.
+"""The rules of play at the system's tables (RULES 9): pure Python, no Django.
 
 A board at a table is a ``BoardState`` built from its actions; it never changes, so a
 refused action changes nothing and replaying the stored actions rebuilds it exactly.

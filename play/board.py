@@ -1,4 +1,4 @@
-"""One board at one table, from the first call to the last trick (SPEC 9).
+"""One board at one table, from the first call to the last trick (RULES 9).
 
 A ``BoardState`` is immutable: ``apply`` answers a new state or raises ``IllegalAction``,
 so a refused action changes nothing, and replaying the stored actions rebuilds the
@@ -129,7 +129,7 @@ class BoardState:
             return False
         return True
 
-    # -- the auction (Laws 17-21, SPEC 9) ---------------------------------------------
+    # -- the auction (Laws 17-21, RULES 9) ---------------------------------------------
 
     def _call(self, call: Call) -> "BoardState":
         if self.is_auction_over:
@@ -207,7 +207,7 @@ class BoardState:
 
     @cached_property
     def declarer(self) -> str | None:
-        """The player of the declaring side who first named the final strain (SPEC 9)."""
+        """The player of the declaring side who first named the final strain (RULES 9)."""
         contract = self.contract
         bid = self._last_bid[0]
         if contract is None or bid is None:  # a contract has its bid: both or neither
@@ -245,7 +245,7 @@ class BoardState:
         assert self.turn is not None, "asked whose turn it is after the board is over"
         return self.turn
 
-    # -- the play (Laws 41-47, SPEC 9) ------------------------------------------------
+    # -- the play (Laws 41-47, RULES 9) ------------------------------------------------
 
     @cached_property
     def turn(self) -> str | None:
@@ -332,7 +332,7 @@ class BoardState:
             return frozenset({seat, cast(str, self.dummy)})  # dummy is seen after the lead
         return frozenset({seat})
 
-    # -- claims (Laws 68-69, SPEC 9) -------------------------------------------------
+    # -- claims (Laws 68-69, RULES 9) -------------------------------------------------
 
     def _refuse_while_claim_waits(self) -> None:
         if self.pending_claim is not None:
@@ -375,7 +375,7 @@ class BoardState:
         if answer.seat in self.claim_accepted_by:
             raise IllegalAction(_("you have already accepted this claim"))
         if not answer.accept:
-            # Online practice (SPEC 9): either opponent rejecting the claim means play goes on.
+            # Online practice (RULES 9): either opponent rejecting the claim means play goes on.
             return replace(self, pending_claim=None, claim_accepted_by=frozenset())
         accepted = self.claim_accepted_by | {answer.seat}
         if len(accepted) < 2:

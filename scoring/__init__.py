@@ -1,15 +1,15 @@
 """Scoring engine of the Swiss-pairs director: pure Python and numpy, no Django.
 
-Contracts and results (SPEC 5.1)
+Contracts and results (RULES 5.1)
     parse_contract(text) -> Contract | None      "4S", "4♠x", "3nt", "PASS" (None)
     contract_score(contract, declarer, tricks, vulnerability) -> int   NS score
     tricks_from_result(contract, "=" | "+1" | "-2") -> int
     validate_declarer(d) -> "N"|"E"|"S"|"W";  validate_tricks(t) -> int 0–13
 The vocabulary
     SEATS (clockwise), SIDES, SUITS, RANKS, STRAINS; side_of, partner_of, seat_offset
-Boards (SPEC 2)
+Boards (RULES 2)
     board_dealer(n) -> "N"|"E"|"S"|"W";  board_vulnerability(n) -> "None"|"NS"|"EW"|"Both"
-Field scoring of one board (SPEC 5.2–5.4), results in input order
+Field scoring of one board (RULES 5.2–5.4), results in input order
     imps(difference) -> int
     matchpoint_percentages(ns_scores) -> list[float]
     cross_imps(ns_scores) -> list[float]
@@ -17,7 +17,7 @@ Field scoring of one board (SPEC 5.2–5.4), results in input order
     score_board(method, entries, *, neuberg=False) -> BoardScores
         method "MP" | "IMP" | "XIMP"; an entry is an NS score or (ns_code, ew_code)
         with codes "A+", "A", "A-" for artificial adjusted scores.
-Totals, ranking and master points (SPEC 5.3, 6, 7)
+Totals, ranking and master points (RULES 5.3, 6, 7)
     running_total(method, board_points) -> float   IMP: sum; MP: mean (0.0 if none)
     settled_artificial(method, code, own) -> float  A+/A/A- against the pair's own % (5.4)
     pair_total(method, played_sum=, played_count=, artificial={code: n}) -> float

@@ -1,4 +1,4 @@
-"""Artificial adjusted scores settled against the pair's own play (SPEC 5.4, Law 12C2).
+"""Artificial adjusted scores settled against the pair's own play (RULES 5.4, Law 12C2).
 
 On a board it could not play a pair gets average plus, average or average minus. In MP
 those are not flat figures: average plus is 60 % *or the pair's own percentage on the

@@ -1,5 +1,5 @@
 """The bridge vocabulary (seats, sides, suits, ranks) and a board's dealer and
-vulnerability by its number (SPEC 2).
+vulnerability by its number (RULES 2).
 
 Board numbers run on across rounds, and the standard cycle of 16 boards repeats, so a
 board's dealer and vulnerability depend only on its number.

@@ -1,4 +1,4 @@
-"""Contracts as players type them, and their score under Law 77 (SPEC 5.1)."""
+"""Contracts as players type them, and their score under Law 77 (RULES 5.1)."""
 
 import re
 import unicodedata

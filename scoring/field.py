@@ -1,6 +1,6 @@
 """Scoring one board across the field: matchpoints, cross-IMPs, IMPs against a datum.
 
-SPEC 5.3 and 5.4. Every method works on the whole board at once in O(n log n): the
+RULES 5.3 and 5.4. Every method works on the whole board at once in O(n log n): the
 distinct scores are sorted once with a count of the results at or below each, and each
 result's standing is read off them with binary searches and prefix counts, so a board
 with thousands of results scores in about a millisecond.
@@ -22,7 +22,7 @@ from .imps import IMP_THRESHOLD_ARRAY, imps_array
 
 METHODS = ("MP", "IMP", "XIMP")
 
-# SPEC 5.4: average plus / average / average minus.
+# RULES 5.4: average plus / average / average minus.
 ARTIFICIAL_PERCENT = {"A+": 60.0, "A": 50.0, "A-": 40.0}
 ARTIFICIAL_IMPS = {"A+": 3.0, "A": 0.0, "A-": -3.0}
 
@@ -103,7 +103,7 @@ def _cross_imp_sums(scores: np.ndarray) -> np.ndarray:
 
 
 def datum_discard_count(n: int) -> int:
-    """How many top and how many bottom scores the datum discards (k in SPEC 5.3)."""
+    """How many top and how many bottom scores the datum discards (k in RULES 5.3)."""
     return 0 if n <= 2 else max(1, n // 10)
 
 

@@ -1,4 +1,4 @@
-"""WBF IMP scale (SPEC 5.2)."""
+"""WBF IMP scale (RULES 5.2)."""
 
 from numbers import Integral
 

@@ -1,4 +1,4 @@
-"""Master points by final rank, and the rank titles they lead to (SPEC 7)."""
+"""Master points by final rank, and the rank titles they lead to (RULES 7)."""
 
 from bisect import bisect_right
 from collections.abc import Sequence

@@ -1,4 +1,4 @@
-"""Running totals, completion and the final ranking (SPEC 5.3 last bullet, 6, 7)."""
+"""Running totals, completion and the final ranking (RULES 5.3 last bullet, 6, 7)."""
 
 import contextlib
 import math
@@ -35,7 +35,7 @@ class RankedPair:
 
 
 def total_from_sum(method: str, points_sum: float, boards: int) -> float:
-    """The one rule for a pair's total (SPEC 5.3): the sum of its board IMPs, or the mean of
+    """The one rule for a pair's total (RULES 5.3): the sum of its board IMPs, or the mean of
     its board percentages over the `boards` it completed.
 
     With no boards an MP total is 0.0, like an IMP total: a pair that played nothing
@@ -106,7 +106,7 @@ def _standing(pair: PairTotal) -> tuple:
 
 
 def _completes(pair: PairTotal, completion: float, minimum: float) -> bool:
-    # A pair with no completed board never completes, whatever the threshold (SPEC 6).
+    # A pair with no completed board never completes, whatever the threshold (RULES 6).
     return pair.boards_completed > 0 and round(completion, _PLACES) >= minimum
 
 

@@ -1,4 +1,4 @@
-"""The data model of a Swiss-pairs event (SPEC sections 1–7).
+"""The data model of a Swiss-pairs event (RULES 1–7).
 
 Invariants that matter for fairness are database constraints, not only form checks:
 a player sits in at most one confirmed pair per tournament (`PairMember`; a pending
@@ -313,7 +313,7 @@ class Pair(models.Model):
 
 class PairMember(models.Model):
     """A player held by a confirmed pair; the unique key makes double registration
-    impossible. Written when the pair is confirmed, never for a pending proposal (SPEC 1:
+    impossible. Written when the pair is confirmed, never for a pending proposal (RULES 1:
     a proposal reserves nothing, so a player may have several)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
@@ -582,7 +582,7 @@ class PairBoardScore(models.Model):
     points = models.FloatField(_("points"), null=True, blank=True)
     completed = models.BooleanField(_("completed"), default=True)
     # The adjusted-score code ("A+", "A", "A-"; a bye is "A") or "" for a played board: the
-    # totals settle an MP adjustment against the pair's own percentage (SPEC 5.4).
+    # totals settle an MP adjustment against the pair's own percentage (RULES 5.4).
     artificial = models.CharField(
         _("Adjusted score"), max_length=2, blank=True, default="", choices=Adjustment.choices
     )
@@ -713,7 +713,7 @@ class ApiToken(models.Model):
         return None
 
 
-# --- Play at the system's tables (SPEC 9) ----------------------------------------------
+# --- Play at the system's tables (RULES 9) ----------------------------------------------
 
 
 class ActionKind(models.TextChoices):

@@ -62,7 +62,7 @@ def validate_gap_length(value: timedelta) -> None:
 
 
 def validate_completion_threshold(value: Decimal | float) -> None:
-    """A percentage 1–100 (SPEC 6); a fraction such as 0.7 is refused, because 0.7 % and
+    """A percentage 1–100 (RULES 6); a fraction such as 0.7 is refused, because 0.7 % and
     70 % are both plausible readings and a wrong guess ranks the field. 0 is refused: it
     would let a pair that never played complete."""
     if value is not None and 0 < value < 1:

@@ -1,4 +1,4 @@
-// The table in the browser (SPEC 9, issue 17): one plain ES module, no build.
+// The table in the browser (RULES 9, issue 17): one plain ES module, no build.
 //
 // Everything drawn comes from the table server's per-seat view (docs/PLAY_PROTOCOL.md):
 // the socket's `snapshot` on (re)connecting, a `view` per stored action, an `error`

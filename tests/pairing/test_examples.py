@@ -1,4 +1,4 @@
-"""Worked examples of the Swiss seating engine (SPEC section 4)."""
+"""Worked examples of the Swiss seating engine (RULES 4)."""
 
 import random
 from dataclasses import replace

@@ -109,7 +109,7 @@ dense_fields = fields(10, 12)
 
 
 def active_order(pairs: list[PairState]) -> list[PairState]:
-    """SPEC 4's order, computed directly from the rule."""
+    """RULES 4's order, computed directly from the rule."""
     live = [p for p in pairs if not p.withdrawn]
     return sorted(live, key=lambda p: (-p.score, -p.boards_completed, p.registration_no, p.pair_id))
 

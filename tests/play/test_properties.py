@@ -2,7 +2,7 @@
 deal and trick machinery (trick winners, tricks, declarer, score), and every action an
 independent reading of the rules calls illegal is refused without changing anything.
 
-The auction's legality is written here from SPEC 9's wording; the cards' legality,
+The auction's legality is written here from RULES 9's wording; the cards' legality,
 the tricks, the contract and declarer come from endplay (DDS's ``legal_moves``,
 ``Deal.play``, ``Contract.from_auction``); the score is checked both against
 ``scoring.contract_score`` and endplay's ``Contract.score``.
@@ -49,7 +49,7 @@ def same_side(a: str, b: str) -> bool:
 
 
 def spec_legal_calls(dealer: str, calls: list[str]) -> set[str]:
-    """SPEC 9, word for word: pass; a higher bid; double only of the opponents' last bid
+    """RULES 9, word for word: pass; a higher bid; double only of the opponents' last bid
     not yet doubled; redouble only of one's own side's bid doubled by the opponents."""
     caller = seat_after(dealer, len(calls))
     bids = [i for i, call in enumerate(calls) if call[0].isdigit()]

@@ -1,4 +1,4 @@
-"""The rules of play at the system's tables (SPEC 9), one example per rule and per refusal."""
+"""The rules of play at the system's tables (RULES 9), one example per rule and per refusal."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def play_first_legal(state: BoardState, cards: int) -> BoardState:
     return state
 
 
-# --- The auction (SPEC 9; Laws 17-21) ------------------------------------------------
+# --- The auction (RULES 9; Laws 17-21) ------------------------------------------------
 
 
 def test_the_dealer_calls_first_then_clockwise():

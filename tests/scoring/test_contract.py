@@ -17,7 +17,7 @@ from scoring import (
     validate_tricks,
 )
 
-# SPEC 5.1 worked examples: (contract, tricks, vulnerable, declaring side's score).
+# RULES 5.1 worked examples: (contract, tricks, vulnerable, declaring side's score).
 WORKED_EXAMPLES = [
     ("3NT", 9, False, 400),
     ("4S", 10, True, 620),

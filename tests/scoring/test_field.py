@@ -14,7 +14,7 @@ from scoring import (
     score_board,
 )
 
-# SPEC 5.2, row by row: (lowest difference, highest difference, IMPs).
+# RULES 5.2, row by row: (lowest difference, highest difference, IMPs).
 IMP_TABLE = [
     (0, 10, 0), (20, 40, 1), (50, 80, 2), (90, 120, 3), (130, 160, 4), (170, 210, 5),
     (220, 260, 6), (270, 310, 7), (320, 360, 8), (370, 420, 9), (430, 490, 10),
@@ -145,7 +145,7 @@ def test_datum_of_empty_board_is_refused():
         datum_imps([])
 
 
-# --- Artificial adjusted scores (SPEC 5.4) ---
+# --- Artificial adjusted scores (RULES 5.4) ---
 
 
 def test_artificial_scores_mp_do_not_move_the_others():

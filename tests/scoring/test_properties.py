@@ -1,4 +1,4 @@
-"""Property tests: the fast whole-board methods against the SPEC's wording, written
+"""Property tests: the fast whole-board methods against the rules' wording (docs/RULES.md), written
 naively (O(n²)) here, and the invariants every field score must keep."""
 
 import random
@@ -12,7 +12,7 @@ from tests import examples
 
 prop = settings(deadline=None, max_examples=examples(200))
 
-# --- Naive references: the SPEC 5.2/5.3 wording, result by result. ---
+# --- Naive references: the RULES 5.2/5.3 wording, result by result. ---
 
 IMP_BANDS = [20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900,
              1100, 1300, 1500, 1750, 2000, 2250, 2500, 3000, 3500, 4000]  # fmt: skip

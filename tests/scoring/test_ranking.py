@@ -17,7 +17,7 @@ from scoring import (
     running_total,
 )
 
-# --- Master points (SPEC 7) ---
+# --- Master points (RULES 7) ---
 
 TEN_AWARDS = [3, 2, 2, 2, 1, 1, 1, 1, 1, 1]
 
@@ -89,7 +89,7 @@ def test_completion():
             completion(*bad)
 
 
-# --- Ranking (SPEC 6) ---
+# --- Ranking (RULES 6) ---
 
 
 def pair(pair_id, total, boards, registration):

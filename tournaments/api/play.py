@@ -1,4 +1,4 @@
-"""Play at the system's tables over HTTP (SPEC 9; docs/PLAY_PROTOCOL.md, "HTTP").
+"""Play at the system's tables over HTTP (RULES 9; docs/PLAY_PROTOCOL.md, "HTTP").
 
 For programs (robots, club systems, tests): the same actions the WebSocket carries.
 Each endpoint finds the table and calls `tournaments.online`; the view is built there,

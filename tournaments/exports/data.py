@@ -1,6 +1,6 @@
 """Everything an export needs, read in a fixed number of queries whatever the field size.
 
-Only boards of closed rounds are exported: their deals are public (SPEC 2) and their
+Only boards of closed rounds are exported: their deals are public (RULES 2) and their
 scores final until a director re-scores. Pairs are identified by registration number,
 the pair number players see on the pages and that PBN and USEBIO call the pair id.
 """

@@ -213,7 +213,7 @@ def render(data: ExportData) -> str:
     return "\n".join(out) + "\n"
 
 
-# --- boards played at the system's tables (SPEC 9) ------------------------------------
+# --- boards played at the system's tables (RULES 9) ------------------------------------
 
 PBN_CALLS = {"P": "Pass", "X": "X", "XX": "XX"}
 

@@ -35,7 +35,7 @@ SYSTEM_URL = "http://www.ebu.co.uk/usebio/usebio_v1_2.dtd"
 # Closest sample spelling for each of our methods. The samples' EVENT_TYPE names the
 # scoring, not the movement (their Howell and Mitchell are both BUTLER_PAIRS), so a
 # Swiss movement needs no type of its own:
-#  - IMP (cross-IMPs, SPEC 5.3) is what the samples call CROSS_IMP;
+#  - IMP (cross-IMPs, RULES 5.3) is what the samples call CROSS_IMP;
 #  - XIMP (IMPs against a datum) is Butler scoring: the samples' BUTLER_PAIRS boards
 #    carry the datum as BOARD_AVERAGE;
 #  - MP has no sample; MP_PAIRS is the matchpoint pairs type USEBIO readers know.

@@ -1,4 +1,4 @@
-"""Play at the system's tables (SPEC 9): the server side of online play.
+"""Play at the system's tables (RULES 9): the server side of online play.
 
     seats       who sits where at a table: `seat_of`, `table_seats`, `swap_seats`
     services    `board_view` (what one person may see of a table's board) and `act`

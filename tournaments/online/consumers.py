@@ -1,4 +1,4 @@
-"""The live table server: one WebSocket per seat and board (SPEC 9, docs/PLAY_PROTOCOL.md).
+"""The live table server: one WebSocket per seat and board (RULES 9, docs/PLAY_PROTOCOL.md).
 
 `ws/tables/<table_id>/boards/<n>/`, or with the table named as the HTTP API names it,
 `ws/tournaments/<id>/rounds/<r>/tables/<t>/boards/<n>/` — a seat, an organiser

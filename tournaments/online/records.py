@@ -1,4 +1,4 @@
-"""The record of every table's auction and play (SPEC 3, 9): read once a round has
+"""The record of every table's auction and play (RULES 3, 9): read once a round has
 closed, for the board page (trick by trick) and the PBN export.
 
 Each table's board is rebuilt from its stored actions with `play.BoardState.replay`, the

@@ -1,4 +1,4 @@
-"""Who sits where at a table played online (SPEC 9).
+"""Who sits where at a table played online (RULES 9).
 
 The two players of a pair take their direction's two seats: player 1 North (or East),
 player 2 South (or West), unless the pair swapped (`SwappedSeats`). They may swap until

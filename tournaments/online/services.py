@@ -132,7 +132,7 @@ def _viewer(*, table: Table, user, context: _Context) -> tuple[str | None, str |
 
 
 def board_view(*, table: Table, board_number: int, user) -> dict:
-    """What `user` may see of `board_number` at `table` now (SPEC 9): a seated player
+    """What `user` may see of `board_number` at `table` now (RULES 9): a seated player
     their own view, an organiser (`tournaments.direct_results`) every hand, anyone once
     the round has closed; anyone else is refused (`NotAllowed`) and sees nothing."""
     context = _context(table=table, board_number=board_number, lock=False)

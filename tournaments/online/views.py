@@ -1,4 +1,4 @@
-"""The JSON shape of a board at a table as one person may see it (SPEC 9).
+"""The JSON shape of a board at a table as one person may see it (RULES 9).
 
 Built here, server-side, for one viewer at a time: a hand is put in the answer only if
 the viewer may see it now, never sent and hidden by the client. The same shape serves

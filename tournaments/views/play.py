@@ -1,4 +1,4 @@
-"""The table in the browser (SPEC 9, issue 17): a player sits down at their online table.
+"""The table in the browser (RULES 9, issue 17): a player sits down at their online table.
 
 The page itself carries no card. It names the table, the seat, the boards of the round
 and the strings of the page (translated here, passed in a JSON block); the script

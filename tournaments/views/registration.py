@@ -1,4 +1,4 @@
-"""Registration on the tournament page: propose, confirm, cancel, withdraw (SPEC 1)."""
+"""Registration on the tournament page: propose, confirm, cancel, withdraw (RULES 1)."""
 
 from __future__ import annotations
 

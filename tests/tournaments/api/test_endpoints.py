@@ -180,7 +180,7 @@ def test_get_round_shows_boards_seating_and_bye(
         ("E", "NS"),
         ("S", "EW"),
     ]
-    # Round 1 in registration order (SPEC 4): 1 v 2, 3 v 4, pair 5 sits out.
+    # Round 1 in registration order (RULES 4): 1 v 2, 3 v 4, pair 5 sits out.
     assert [(x["table"], x["ns"], x["ew"]) for x in body["tables"]] == [
         (1, pairs[0].pk, pairs[1].pk),
         (2, pairs[2].pk, pairs[3].pk),

@@ -34,7 +34,7 @@ def tricks_for(ns_no: int, ew_no: int, board: int) -> int:
 
 
 def expected_master_points(rank: int, field: int) -> int:
-    """SPEC 7, written out independently of the scoring package."""
+    """RULES 7, written out independently of the scoring package."""
     if rank == 1:
         return 3
     if field >= 20:

@@ -1,4 +1,4 @@
-"""The bell at the system's tables (SPEC 9), on the real PostgreSQL with one connection
+"""The bell at the system's tables (RULES 9), on the real PostgreSQL with one connection
 per thread: an action racing the close is either stored and counted or refused, never
 both and never lost; boards not over at the bell are cut off by the policy."""
 

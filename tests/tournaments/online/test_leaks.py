@@ -1,4 +1,4 @@
-"""No hand leaks over HTTP (SPEC 9): a board is played to its end through the API and,
+"""No hand leaks over HTTP (RULES 9): a board is played to its end through the API and,
 after every action, each seat, a player of another table and an anonymous visitor ask
 for the view. Every answer is inspected as raw JSON: no card appears that its reader
 may not see at that moment — their own hand, dummy after the opening lead, the cards

@@ -1,4 +1,4 @@
-"""The records of boards played online (SPEC 3, 9): after the round closes, every
+"""The records of boards played online (RULES 3, 9): after the round closes, every
 table's auction and play on the board page, trick by trick, and in the PBN export as
 [Auction] and [Play] sections that endplay reads back."""
 

@@ -1,4 +1,4 @@
-"""What each person may see of a board played online (SPEC 9), before and after the
+"""What each person may see of a board played online (RULES 9), before and after the
 round closes: no hand ever reaches anyone who may not see it."""
 
 from __future__ import annotations

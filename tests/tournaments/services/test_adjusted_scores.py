@@ -1,5 +1,5 @@
-"""Average plus that never hurts the innocent (SPEC 5.4, Law 12C2), and pairs with no board
-yet standing at average for seating (SPEC 6)."""
+"""Average plus that never hurts the innocent (RULES 5.4, Law 12C2), and pairs with no board
+yet standing at average for seating (RULES 6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Exactly once, whatever happens (SPEC 3), on the real PostgreSQL.
+"""Exactly once, whatever happens (RULES 3), on the real PostgreSQL.
 
 Several workers tick at the same instant; a result races the bell; a worker dies in the
 middle of a close, by an exception and by SIGKILL. Each test uses real transactions and

@@ -1,4 +1,4 @@
-"""The round clock's rules one at a time (SPEC 3): the bell, late ticks, the organiser's
+"""The round clock's rules one at a time (RULES 3): the bell, late ticks, the organiser's
 actions (start now, close now, extend, pause/resume, re-score) and their refusals."""
 
 from __future__ import annotations

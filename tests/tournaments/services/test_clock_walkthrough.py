@@ -1,10 +1,10 @@
-"""Whole tournaments walked through the round clock with a controlled clock (SPEC 2–7).
+"""Whole tournaments walked through the round clock with a controlled clock (RULES 2–7).
 
 Every round of 2-, 7- and 20-pair events is played by each scoring method: results are
 entered before the bell, some boards are left unplayed, a pair withdraws, a director
 adjusts a board. After every bell the stored scores, totals, standings, seating and
 finally ranks and master points are compared with values this file works out itself
-from the SPEC with deliberately naive code (no `scoring` or `pairing` import).
+from the rules (docs/RULES.md) with deliberately naive code (no `scoring` or `pairing` import).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ pytestmark = pytest.mark.django_db
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 
-# --- SPEC 5, written out the slow and obvious way -----------------------------------------
+# --- RULES 5, written out the slow and obvious way -----------------------------------------
 
 IMP_BANDS = [20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100]
 IMP_BANDS += [1300, 1500, 1750, 2000, 2250, 2500, 3000, 3500, 4000]
@@ -72,7 +72,7 @@ def naive_imps(difference: int) -> int:
 
 
 def naive_contract_score(contract: str, declarer: str, tricks: int, vul: str) -> int:
-    """NS score of a played contract per SPEC 5.1 ("4S", "3NTX", "6HXX")."""
+    """NS score of a played contract per RULES 5.1 ("4S", "3NTX", "6HXX")."""
     level, rest = int(contract[0]), contract[1:]
     doubled = rest.count("X")
     strain = rest.replace("X", "")
@@ -130,7 +130,7 @@ def naive_played_points(method: str, scores: list[int]) -> list[float]:
 
 
 def naive_settled(method: str, code: str, played: list[float]) -> float:
-    """An adjusted score's worth (SPEC 5.4): in MP, A+ is 60 % or the pair's own percentage
+    """An adjusted score's worth (RULES 5.4): in MP, A+ is 60 % or the pair's own percentage
     on its played boards if higher, A- 40 % or its own if lower; IMPs are fixed."""
     flat = ARTIFICIAL[method][code]
     if method != "MP" or not played:
@@ -295,7 +295,7 @@ def check_boards(tournament, rnd: Round, config: Config, seen_deals: set[str]):
     for board in boards:
         assert board.dealer == expected_dealer(board.number)
         assert board.vulnerability == expected_vulnerability(board.number)
-        # Hidden from players while the round is open (SPEC 2).
+        # Hidden from players while the round is open (RULES 2).
         assert selectors.deal_visible(board, rnd) is False
         seat, _, hands = board.deal.partition(":")
         assert seat == "N"
@@ -505,7 +505,7 @@ def check_final(model: Model, tournament, config: Config):
     assert MasterPointAward.objects.filter(tournament=tournament).count() == 2 * sum(
         1 for p in pairs if expected_rank.get(p.id) and p.master_points > 0
     )
-    # Withdrawn pairs keep their scores and appear in the results (SPEC 1).
+    # Withdrawn pairs keep their scores and appear in the results (RULES 1).
     for pair_id in model.withdrawn:
         assert any(row.pair_id == pair_id for row in selectors.standings(tournament=tournament))
 
@@ -555,7 +555,7 @@ def test_whole_tournament(config, make_tournament, register_pairs, organiser, t0
                 pair=leaving, by=leaving.player1, now=rnd.starts_at + timedelta(minutes=5)
             )
             model.withdrawn.add(leaving.id)
-            # Its table's unfinished boards: A+ to the opponents, A- to it (SPEC 1).
+            # Its table's unfinished boards: A+ to the opponents, A- to it (RULES 1).
             for table in tables:
                 side = table.side_of_pair(leaving.id)
                 for board in boards if side else ():

@@ -1,4 +1,4 @@
-"""Registration rules (SPEC 1): every refusal is clear and changes nothing."""
+"""Registration rules (RULES 1): every refusal is clear and changes nothing."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def test_propose_then_confirm_registers_in_confirmation_order(open_tournament, m
         tournament=open_tournament, proposer=c, partner_username=d.username.upper(), now=before
     )
     assert first.status == "pending" and first.registration_no is None
-    # The second pair confirms first, so it is registration no. 1 (SPEC 1: order kept).
+    # The second pair confirms first, so it is registration no. 1 (RULES 1: order kept).
     registration.confirm_pair(pair=second, user=d, now=before + timedelta(minutes=1))
     registration.confirm_pair(pair=first, user=b, now=before + timedelta(minutes=2))
     first.refresh_from_db()
@@ -246,7 +246,7 @@ def test_database_constraint_holds_without_the_service_lock(make_tournament, mak
     assert sorted(results) == ["ok", "refused"]
 
 
-# --- A pending proposal reserves nothing (SPEC 1, issue 12) ---------------------------------
+# --- A pending proposal reserves nothing (RULES 1, issue 12) ---------------------------------
 
 
 def propose(tournament, proposer, partner, now):

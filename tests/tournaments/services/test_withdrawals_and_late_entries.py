@@ -1,4 +1,4 @@
-"""Fair withdrawals and late entries (SPEC 1, RULES 1; issue 14 points 5 and 6).
+"""Fair withdrawals and late entries (RULES 1, RULES 1; issue 14 points 5 and 6).
 
 A pair that withdraws while seated in a round in play leaves its opponents A+ on the
 boards their table had not finished (A- to itself), counted as completed for both and

@@ -31,7 +31,7 @@ pytestmark = [
 
 WAIT_MS = 5_000  # "updates itself within 5 seconds"
 
-# WBF IMP scale, lower bound of each step (SPEC 5.2), written out independently.
+# WBF IMP scale, lower bound of each step (RULES 5.2), written out independently.
 IMP_STEPS = [20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300]
 IMP_STEPS += [1500, 1750, 2000, 2250, 2500, 3000, 3500, 4000]
 
@@ -41,7 +41,7 @@ def imps(difference: int) -> int:
 
 
 def cross_imps(scores: list[int]) -> list[float]:
-    """Each result IMPed against every other, averaged over the comparisons (SPEC 5.3)."""
+    """Each result IMPed against every other, averaged over the comparisons (RULES 5.3)."""
     others = len(scores) - 1
     return [
         sum(imps(s - o) for j, o in enumerate(scores) if j != i) / others

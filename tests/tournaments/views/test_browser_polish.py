@@ -92,7 +92,7 @@ def test_the_compass_colours_only_the_vulnerable_sides(
     base = live_server.url
     for locale, lang in (("en-GB", "en"), ("zh-CN", "zh")):
         page = open_page(locale=locale)
-        # Board 1: nobody vulnerable. Board 2: North-South vulnerable (SPEC 2).
+        # Board 1: nobody vulnerable. Board 2: North-South vulnerable (RULES 2).
         page.goto(f"{base}/t/{tournament.id}/boards/1/")
         for side in ("cn", "cs", "ce", "cw"):
             assert style(page, f".compass .{side}", "backgroundColor") == GREEN, side

@@ -80,7 +80,7 @@ def rank_cells(html: str) -> dict[int, str]:
 @pytest.fixture
 def imp_event(make_tournament, register_pairs, t0, clock):
     """A 4-pair cross-IMP event, round 1 played and closed. Board 1 nobody vulnerable,
-    board 2 NS vulnerable (SPEC 2)."""
+    board 2 NS vulnerable (RULES 2)."""
     t, pairs, round1, tables = start(
         make_tournament, register_pairs, t0, pairs=4, rounds=3, boards_per_round=2
     )

@@ -23,6 +23,7 @@ TICK_SECONDS = float(os.environ.get("EMBEDDED_CLOCK_SECONDS", "1"))
 
 
 def _tick() -> None:
+    # Imported once Django is set up (get_asgi_application runs first in this module).
     from django.db import close_old_connections
 
     from tournaments.services.clock import advance

@@ -83,6 +83,7 @@ def tricks(deals: Sequence[str]) -> list[Tricks]:
 
 def _solve_batch(pbns: Sequence[str]) -> list[Tricks]:
     """One solver call for at most BATCH deals; only ever called holding `_SOLVER`."""
+    # endplay loads lazily (seconds; web processes never solve): see the note at the top.
     from endplay.dds import calc_all_tables
     from endplay.types import Deal as EndplayDeal
 
@@ -103,6 +104,7 @@ def analyse(deals: Sequence[Deal]) -> list[dict]:
         if deal.vulnerability not in VULNERABILITIES or deal.dealer not in SEATS:
             raise ValueError(f"not a vulnerability and dealer: {deal!r}")
     tables = tricks([deal.pbn for deal in deals])
+    # endplay loads lazily (seconds; web processes never solve): see the note at the top.
     from endplay.dds import par
 
     with _SOLVER:  # par is a DDS call too (fast: it works from the table)
@@ -130,6 +132,7 @@ def _tricks_of(table) -> Tricks:
 
 def _dd_table(table: Tricks):
     """{seat: {strain: tricks}} back as an endplay DDTable (for par)."""
+    # endplay loads lazily (seconds; web processes never solve): see the note at the top.
     import endplay._dds as dds
     from endplay.dds.ddtable import DDTable
 
@@ -141,6 +144,7 @@ def _dd_table(table: Tricks):
 
 
 def _par_of(par_list) -> tuple[int, list[dict]]:
+    # endplay loads lazily (seconds; web processes never solve): see the note at the top.
     from endplay.types import Penalty
 
     doubling = {Penalty.passed: 0, Penalty.doubled: 1, Penalty.redoubled: 2}
@@ -162,12 +166,14 @@ def _par_of(par_list) -> tuple[int, list[dict]]:
 
 
 def _vul(vulnerability: str):
+    # endplay loads lazily (seconds; web processes never solve): see the note at the top.
     from endplay.types import Vul
 
     return {"None": Vul.none, "NS": Vul.ns, "EW": Vul.ew, "Both": Vul.both}[vulnerability]
 
 
 def _player(seat: str):
+    # endplay loads lazily (seconds; web processes never solve): see the note at the top.
     from endplay.types import Player
 
     return Player(SEATS.index(seat))

@@ -1,5 +1,7 @@
 """Errors the services raise for refused input; the message is meant for the person."""
 
+from django.utils.translation import gettext
+
 
 class ServiceError(Exception):
     """A request was refused; nothing was changed. `str(error)` is the plain-words reason."""
@@ -44,8 +46,6 @@ def scoring_message(error) -> str:
     """A scoring engine refusal in the active language: the engine keeps its English
     template and the values apart (`scoring.errors`), so the template is translated
     first and then filled in."""
-    from django.utils.translation import gettext
-
     template = getattr(error, "message", None)
     if not isinstance(template, str):
         return str(error)

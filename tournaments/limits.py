@@ -142,6 +142,7 @@ class LoginLockout(AxesDatabaseHandler):
     it: floor(n × account / address) reaches account exactly when n reaches address."""
 
     def get_failures(self, request, credentials=None) -> int:
+        # limits.py is named in settings (axes' handler): no model machinery at import.
         from django.db.models import Sum
 
         account = settings.LOGIN_FAILURES_PER_ACCOUNT
@@ -159,6 +160,7 @@ class LoginLockout(AxesDatabaseHandler):
 
 def login_locked_out(request, original_response=None, credentials=None):
     """The login page again, with the reason and status 429, instead of a bare 403."""
+    # limits.py is named in settings (axes' handler): no auth forms at import.
     from django.contrib.auth.forms import AuthenticationForm
 
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)

@@ -19,7 +19,10 @@ from __future__ import annotations
 
 import logging
 
+from asgiref.sync import async_to_sync
 from django.db import transaction
+
+from ..models import Round, Table
 
 logger = logging.getLogger(__name__)
 
@@ -34,7 +37,6 @@ def round_group(round_id: int) -> str:
 
 def _send(groups: list[str], message: dict) -> None:
     try:
-        from asgiref.sync import async_to_sync
         from channels.layers import get_channel_layer
     except ImportError:  # channels not installed: nothing can be connected
         return
@@ -57,7 +59,6 @@ def action_stored(*, table_id: int, board_number: int, seq: int) -> None:
 
 def next_seats(*, round_id: int) -> tuple[int | None, dict[str, dict]]:
     """(next round's number or None, pair id -> where it sits in that round)."""
-    from ..models import Round, Table
 
     closed = Round.objects.only("tournament_id", "number").get(pk=round_id)
     following = (
@@ -81,7 +82,6 @@ def next_seats(*, round_id: int) -> tuple[int | None, dict[str, dict]]:
 def round_closed(*, round_id: int, **extra) -> None:
     """A round closed (called after the commit): its tables and its round group hear
     it, with where each pair sits next."""
-    from ..models import Round, Table
 
     closed = Round.objects.only("tournament_id", "number").get(pk=round_id)
     next_round, seats = next_seats(round_id=round_id)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -107,7 +108,6 @@ def swap_seats(*, table: Table, user, now: datetime | None = None) -> dict[str, 
 
 
 def usernames(taken: dict[str, int]) -> dict[int, str]:
-    from django.contrib.auth import get_user_model
 
     users = get_user_model().objects.filter(pk__in=taken.values())
     return {user.pk: user.get_username() for user in users}

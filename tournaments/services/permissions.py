@@ -95,7 +95,7 @@ def ensure_directors_group(apps=None) -> None:
     The data migration calls it with the migration's `apps`: post_migrate, which
     normally creates permissions, has not run yet then, so they are created here.
     """
-    if apps is None:
+    if apps is None:  # the live registry, when not called from the migration
         from django.apps import apps
     ContentType = apps.get_model("contenttypes", "ContentType")
     Permission = apps.get_model("auth", "Permission")
@@ -120,6 +120,8 @@ def ensure_directors_group(apps=None) -> None:
 
 def directors_group():
     """The group, made again if it is missing (a test database flushed since migrate)."""
+    # Imported here because `tournaments.models` imports this package's constants
+    # before the auth app is ready.
     from django.contrib.auth.models import Group
 
     group = Group.objects.filter(name=DIRECTORS_GROUP).first()

@@ -502,6 +502,7 @@ def director_set_result(
     who and when stay on the result (`adjusted_by` names the director); every ruling
     is kept in the result's history with what it replaced.
     """
+    # clock imports this module (the bell cuts off results), so this import waits.
     from .clock import rescore_closed_round
 
     now = now or timezone.now()

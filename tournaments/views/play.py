@@ -10,6 +10,8 @@ players of the table, an organiser watching, anyone once the round has closed.
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
@@ -21,6 +23,7 @@ from django.utils.translation import pgettext
 from ..errors import NotAllowed, NotFound
 from ..models import Board, PlayMode, RoundStatus, Table
 from ..online import seats, services
+from ..templatetags.players import player_name
 
 
 def _strings() -> dict[str, str]:
@@ -110,9 +113,6 @@ def _strings() -> dict[str, str]:
 
 def _names(table: Table) -> dict[str, str]:
     """seat -> the name the players go by (their display name, or user name)."""
-    from django.contrib.auth import get_user_model
-
-    from ..templatetags.players import player_name
 
     taken = seats.table_seats(table)
     users = get_user_model().objects.select_related("profile").in_bulk(taken.values())
@@ -143,8 +143,6 @@ def play_table(request, tournament_id: int, table_id: int):
                 break
     except NotAllowed as error:
         if not request.user.is_authenticated:
-            from django.contrib.auth.views import redirect_to_login
-
             return redirect_to_login(request.get_full_path())
         raise PermissionDenied(str(error)) from error
     except NotFound as error:

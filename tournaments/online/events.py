@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 
 from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.db import transaction
 
 from ..models import Round, Table
@@ -36,10 +37,6 @@ def round_group(round_id: int) -> str:
 
 
 def _send(groups: list[str], message: dict) -> None:
-    try:
-        from channels.layers import get_channel_layer
-    except ImportError:  # channels not installed: nothing can be connected
-        return
     layer = get_channel_layer()
     if layer is None:
         return

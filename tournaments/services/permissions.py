@@ -132,6 +132,6 @@ def directors_group():
 
 
 def remove_directors_group(apps=None) -> None:
-    if apps is None:
+    if apps is None:  # the live registry, when not called from the migration
         from django.apps import apps
     apps.get_model("auth", "Group").objects.filter(name=DIRECTORS_GROUP).delete()

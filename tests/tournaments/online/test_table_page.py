@@ -31,7 +31,7 @@ from tests.support.online_ws import (
     seated_users,
     session_cookie,
 )
-from tests.tournaments.test_celery_clock import free_port, stop, worker_database_url
+from tests.support.servers import free_port, stop, worker_database_url
 from tournaments.models import BoardResult, Round, Table
 from tournaments.online import services
 

@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tests.support.browser.pw import chromium, new_page, shot
+from tests.support.browser.pw import new_page, shot
 from tournaments.models import Pair
 from tournaments.services.clock import advance
 from tournaments.services.registration import register_pair
@@ -17,12 +17,6 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
 ]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def admin_log_in(page, base: str) -> None:

@@ -14,7 +14,7 @@ import pytest
 from django.utils import timezone
 
 from tests.support.browser.events import fill_round
-from tests.support.browser.pw import chromium, log_in, new_page, shot
+from tests.support.browser.pw import log_in, shot
 from tournaments.deals import hands_of
 from tournaments.models import BoardResult, Pair, Round, Table
 from tournaments.services import analysis
@@ -54,27 +54,6 @@ def signed(value: float) -> str:
     if float(text) == 0:
         return text
     return ("+" if value > 0 else "\u2212") + text
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
-
-
-@pytest.fixture
-def open_page(browser):
-    """new_page(…) for this test; its browser contexts close at the end (no stray polls)."""
-    contexts = []
-
-    def make(**kwargs):
-        page = new_page(browser, **kwargs)
-        contexts.append(page.context)
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tests.support.browser.pw import chromium, log_in, new_page, shot
+from tests.support.browser.pw import log_in, new_page, shot
 from tournaments.models import Round, Table
 from tournaments.services import clock, results
 from tournaments.services.clock import advance
@@ -18,12 +18,6 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
 ]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def test_the_board_history_is_for_organisers(browser, live_server, make_tournament, make_user):

@@ -14,7 +14,7 @@ import pytest
 from django.utils import timezone
 
 from tests.support.browser.events import fill_round
-from tests.support.browser.pw import SCREENSHOTS, chromium, log_in, new_page, shot
+from tests.support.browser.pw import SCREENSHOTS, log_in, shot
 from tournaments.models import Pair, Round
 from tournaments.services.clock import advance
 from tournaments.services.registration import register_pair
@@ -33,26 +33,6 @@ NAMES = [
     "Grace Sun", "Henry Wu",
 ]  # fmt: skip
 ROUNDS, BOARDS = 5, 4  # 20 boards: wider than a phone and than one A4 page
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
-
-
-@pytest.fixture
-def open_page(browser):
-    contexts = []
-
-    def make(**kwargs):
-        page = new_page(browser, **kwargs)
-        contexts.append(page.context)
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
 
 
 @pytest.fixture

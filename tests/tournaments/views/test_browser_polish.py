@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tests.support.browser.pw import chromium, log_in, new_page, shot
+from tests.support.browser.pw import log_in, shot
 from tournaments.models import Round, Table
 from tournaments.services import clock as clock_service
 from tournaments.services import results
@@ -27,26 +27,6 @@ WAIT_MS = 5_000  # the table page polls every 3 s
 RED = "rgb(200, 16, 46)"  # --red
 GREEN = "rgb(47, 107, 87)"  # a side that is not vulnerable
 WHITE = "rgb(255, 255, 255)"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
-
-
-@pytest.fixture
-def open_page(browser):
-    contexts = []
-
-    def make(**kwargs):
-        page = new_page(browser, **kwargs)
-        contexts.append(page.context)
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
 
 
 @pytest.fixture

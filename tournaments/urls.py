@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import views
+from .views import console
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -42,5 +43,16 @@ urlpatterns = [
         "t/<int:tournament_id>/tables/<int:table_id>/updates/",
         views.table_updates,
         name="table_updates",
+    ),
+    # The director's console (staff): one page per tournament
+    path("console/", console.index, name="console_index"),
+    path("console/new/", console.new_tournament, name="console_new"),
+    path("console/<int:tournament_id>/", console.console, name="console"),
+    path("console/<int:tournament_id>/progress/", console.progress, name="console_progress"),
+    path("console/<int:tournament_id>/do/<slug:name>/", console.action, name="console_action"),
+    path(
+        "console/<int:tournament_id>/tables/<int:table_id>/boards/<int:number>/",
+        console.result,
+        name="console_result",
     ),
 ]

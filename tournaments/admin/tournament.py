@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.db.models import Count, Q
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
@@ -170,11 +171,14 @@ class TournamentAdmin(RunsClock, admin.ModelAdmin):
         "boards_per_round",
         "pair_count",
         "clock_health",
+        "console_link",
     )
     list_filter = ("status", "scoring_method", "unplayed_policy")
     search_fields = ("name",)
     date_hierarchy = "start_at"
-    inlines = [PairInline, RoundInline]
+    # The pairs are listed on the console, paginated and searchable: an inline of a
+    # 400-pair event took seconds to draw.
+    inlines = [RoundInline]
     readonly_fields = (
         "status",
         "paused_at",
@@ -182,9 +186,10 @@ class TournamentAdmin(RunsClock, admin.ModelAdmin):
         "created_by",
         "draw_seed",
         "clock_health",
+        "console_link",
     )
     fieldsets = (
-        (None, {"fields": ("name", "description", "status", "clock_health")}),
+        (None, {"fields": ("name", "description", "status", "clock_health", "console_link")}),
         (
             _("Schedule"),
             {
@@ -252,6 +257,16 @@ class TournamentAdmin(RunsClock, admin.ModelAdmin):
     @admin.display(description=_("pairs"), ordering="_pairs")
     def pair_count(self, obj):
         return obj._pairs
+
+    @admin.display(description=_("director's console"))
+    def console_link(self, obj=None):
+        if obj is None or obj.pk is None:
+            return "—"
+        return format_html(
+            '<a class="button" href="{}">{}</a>',
+            reverse("console", args=[obj.pk]),
+            _("Open the console: clock, progress, disputes, pairs"),
+        )
 
     @admin.display(description=_("round clock"))
     def clock_health(self, obj=None):

@@ -509,8 +509,11 @@ def director_set_result(
             for name, value in fields.items():
                 setattr(result, name, value)
             result.ns_adjustment = result.ew_adjustment = ""
-            result.entered_by = by
-            result.entered_at = now
+            if result.entered_by_id is None:
+                # A ruling on a player's entry keeps who entered it (the director is
+                # `adjusted_by`); a board nobody entered is the director's entry.
+                result.entered_by = by
+                result.entered_at = now
         result.adjusted_by = by
         result.adjustment_reason = reason.strip()[:500]
         # The director's ruling settles a dispute; its note and time stay as the record

@@ -126,6 +126,7 @@ def _console_context(request: HttpRequest, tournament: Tournament) -> dict:
 def console(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     context = _console_context(request, tournament)
+    context["dispute_count"] = console_selectors.dispute_count(tournament=tournament)
     query = request.GET.get("q", "")
     context.update(
         disputes=list(console_selectors.disputed_results(tournament=tournament)),

@@ -448,3 +448,26 @@ def test_a_new_tournament_from_the_console(client, director, staff_without_power
     created = Tournament.objects.get(name="Club Swiss")
     assert response.url == reverse("console", args=[created.pk])
     assert created.created_by == director
+
+
+def test_the_poll_answers_204_until_something_changes(client, running, director):
+    client.force_login(director)
+    url = reverse("console_progress", args=[running.pk])
+    version = console_selectors.progress_version(tournament=running)
+    assert client.get(url, {"v": version}).status_code == 204
+    disputed = _disputed(running)
+    moved = console_selectors.progress_version(tournament=running)
+    assert moved != version
+    assert client.get(url, {"v": version}).status_code == 200
+    confirm_versions = [moved]
+    from tournaments.services.results import director_set_result
+
+    director_set_result(
+        table=disputed.table,
+        board_number=1,
+        by=director,
+        entry=ContractEntry(contract="4S", declarer="N", tricks=9),
+        reason="one down",
+    )
+    confirm_versions.append(console_selectors.progress_version(tournament=running))
+    assert confirm_versions[0] != confirm_versions[1]  # the ruling shows at once

@@ -119,7 +119,7 @@ def test_an_organiser_runs_round_one_from_the_console(
         log_in(page, live_server.url, "director", "pw-director")
         page.click("a.console-link")
         shot(page, f"console-{tag}-1-index")
-        page.click(f"a[href='/console/new/']")
+        page.click("a[href='/console/new/']")
 
         # Create the tournament: a name and a start time; the rest as offered.
         page.fill("#id_name", f"Club Swiss {tag}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Max, Q, QuerySet, Subquery
 
 from ..models import (
     Board,
@@ -22,8 +22,11 @@ from ..models import (
     RoundStatus,
     Table,
     Tournament,
+    display_name,
+    pair_names,
 )
 from .common import PAIR_PLAYERS
+from .live import live_version
 from .seating import TABLE_PAIRS
 
 PAIRS_PER_PAGE = 50
@@ -89,16 +92,34 @@ def _pair_label(pair: Pair) -> str:
     return f"{pair.registration_no} {pair.names}"
 
 
+def _side_fields(side: str) -> tuple[str, ...]:
+    return (
+        f"{side}__registration_no",
+        f"{side}__player1__username",
+        f"{side}__player1__profile__display_name",
+        f"{side}__player2__username",
+        f"{side}__player2__profile__display_name",
+    )
+
+
+def _side_label(regno, user1, shown1, user2, shown2) -> str:
+    return f"{regno} {pair_names(display_name(shown1, user1), display_name(shown2, user2))}"
+
+
 def round_progress(*, tournament: Tournament, round: Round | None = None) -> RoundProgress:
     """Every table of `round` (default: the current round) with each board's state.
 
-    Four queries: the round, its tables with the pairs' names, its board numbers, its
-    results (as values).
+    Four queries: the round, its tables with the pairs' names (as values: a 1,000-table
+    round builds no model instances), its board numbers, its results (as values).
     """
     round = round or tournament.round_set.current()
     if round is None:
         return RoundProgress(round=None)
-    tables = list(Table.objects.filter(round=round).select_related(*TABLE_PAIRS).order_by("number"))
+    tables = list(
+        Table.objects.filter(round=round)
+        .order_by("number")
+        .values_list("id", "number", *_side_fields("ns_pair"), *_side_fields("ew_pair"))
+    )
     boards = dict(Board.objects.filter(round=round).values_list("id", "number"))
     numbers = tuple(sorted(boards.values()))
     states: dict[tuple[int, int], str] = {}
@@ -120,19 +141,45 @@ def round_progress(*, tournament: Tournament, round: Round | None = None) -> Rou
         )
     rows = tuple(
         ProgressRow(
-            table_id=t.id,
-            number=t.number,
-            ns=_pair_label(t.ns_pair),
-            ew=_pair_label(t.ew_pair),
-            cells=tuple(ProgressCell(n, states.get((t.id, n), MISSING)) for n in numbers),
+            table_id=table_id,
+            number=number,
+            ns=_side_label(*sides[:5]),
+            ew=_side_label(*sides[5:]),
+            cells=tuple(ProgressCell(n, states.get((table_id, n), MISSING)) for n in numbers),
         )
-        for t in tables
+        for table_id, number, *sides in tables
     )
     totals = {s: 0 for s in (MISSING, ENTERED, CONFIRMED, DISPUTED, CUT_OFF)}
     for row in rows:
         for cell in row.cells:
             totals[cell.state] += 1
     return RoundProgress(round=round, board_numbers=numbers, rows=rows, totals=totals)
+
+
+def progress_version(*, tournament: Tournament) -> str:
+    """A fingerprint of what the console's live part shows, in two queries: the live
+    version (clock, rounds, standings) and one aggregate over the current round's
+    results (entered, confirmed, disputed, ruled). The console's poll answers 204 while
+    it stays the same."""
+    live = live_version(tournament_id=tournament.pk)
+    figures = (
+        BoardResult.objects.filter(
+            table__round_id=Subquery(
+                Round.objects.filter(tournament=tournament).newest_first().values("id")[:1]
+            )
+        )
+        .aggregate(
+            n=Count("id"),
+            confirmed=Count("confirmed_at"),
+            disputed=Count("id", filter=Q(disputed=True)),
+            ruled=Count("adjusted_by_id"),
+            entered=Max("entered_at"),
+            confirmed_last=Max("confirmed_at"),
+            disputed_last=Max("disputed_at"),
+        )
+        .values()
+    )
+    return "|".join(str(v) for v in (live, *figures))
 
 
 @dataclass(frozen=True)

@@ -94,7 +94,8 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
     return render(request, "console/new.html", {"form": form, "error": error})
 
 
-def _console_context(request: HttpRequest, tournament: Tournament) -> dict:
+def _console_context(request: HttpRequest, tournament: Tournament, version: str = "") -> dict:
+    version = version or console_selectors.progress_version(tournament=tournament)
     progress = console_selectors.round_progress(tournament=tournament)
     round = progress.round
     last_closed = tournament.round_set.filter(status=RoundStatus.CLOSED).current()
@@ -118,6 +119,7 @@ def _console_context(request: HttpRequest, tournament: Tournament) -> dict:
             "rescore": last_closed is not None,
         },
         "poll_seconds": CONSOLE_POLL_SECONDS,
+        "progress_version": version,
     }
 
 
@@ -154,9 +156,13 @@ def _ruling(result) -> tuple:
 @require_GET
 @_staff
 def progress(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """Polled by the console every few seconds: the round's clock, buttons and tables."""
+    """Polled by the console every few seconds: the round's clock, buttons and tables;
+    an empty 204 while nothing they show has changed."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
-    context = _console_context(request, tournament)
+    version = console_selectors.progress_version(tournament=tournament)
+    if request.GET.get("v") == version:
+        return HttpResponse(status=204)
+    context = _console_context(request, tournament, version)
     context["dispute_count"] = console_selectors.dispute_count(tournament=tournament)
     return render(request, "console/_progress.html", context)
 

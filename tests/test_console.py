@@ -279,7 +279,7 @@ def test_extend_refuses_a_bad_number_of_minutes_on_its_page(client, director, ru
 def test_progress_shows_each_board_of_each_table(running, django_assert_max_num_queries):
     result = _disputed(running)
     table = result.table
-    with django_assert_max_num_queries(4):
+    with django_assert_max_num_queries(5):
         progress = console_selectors.round_progress(tournament=running)
     assert progress.board_numbers == (1, 2)
     row = next(r for r in progress.rows if r.table_id == table.pk)
@@ -471,3 +471,29 @@ def test_the_poll_answers_204_until_something_changes(client, running, director)
     )
     confirm_versions.append(console_selectors.progress_version(tournament=running))
     assert confirm_versions[0] != confirm_versions[1]  # the ruling shows at once
+
+
+def test_a_big_round_shows_a_page_of_tables_with_totals_over_all(
+    make_tournament, director, client, django_assert_max_num_queries
+):
+    from browser.events import bulk_pairs, fill_round
+
+    tournament = make_tournament()
+    bulk_pairs(tournament, 250)  # 125 tables
+    clock.advance(now=tournament.start_at)
+    round = Round.objects.get(tournament=tournament, number=1)
+    fill_round(round, skip_every=5)  # every fifth table has no result
+    BoardResult.objects.filter(table__round=round).update(confirmed_at=round.starts_at)
+    with django_assert_max_num_queries(5):
+        progress = console_selectors.round_progress(tournament=tournament, page=2)
+    assert (progress.tables, progress.pages, len(progress.rows)) == (125, 2, 25)
+    assert progress.tables_finished == 100
+    assert progress.totals[console_selectors.MISSING] == 25 * 2
+    waiting = console_selectors.round_progress(tournament=tournament, unfinished=True)
+    assert (waiting.shown, waiting.pages) == (25, 1)
+    assert all(not row.finished for row in waiting.rows)
+    client.force_login(director)
+    page = client.get(reverse("console", args=[tournament.pk]), {"todo": "1"}).content.decode()
+    assert page.count('class="cell s-missing"') == 25 * 2  # the unfinished tables only
+    assert 'class="cell s-confirmed"' not in page
+    assert "100 of 125 tables finished" in page

@@ -78,18 +78,35 @@ class ProgressRow:
 
 @dataclass(frozen=True)
 class RoundProgress:
+    """The round's progress: totals over every table, and the rows of one page of
+    tables (TABLES_PER_PAGE, in table order; `unfinished` keeps only the tables still
+    waiting for a result, a confirmation or a ruling)."""
+
     round: Round | None
     board_numbers: tuple[int, ...] = ()
     rows: tuple[ProgressRow, ...] = ()
     totals: dict[str, int] = field(default_factory=dict)
+    tables: int = 0
+    tables_finished: int = 0
+    shown: int = 0  # tables matching the filter, over every page
+    page: int = 1
+    pages: int = 1
+    unfinished: bool = False
 
     @property
-    def tables_finished(self) -> int:
-        return sum(1 for r in self.rows if r.finished)
+    def has_previous(self) -> bool:
+        return self.page > 1
+
+    @property
+    def has_next(self) -> bool:
+        return self.page < self.pages
 
 
-def _pair_label(pair: Pair) -> str:
-    return f"{pair.registration_no} {pair.names}"
+TABLES_PER_PAGE = 100
+
+
+def _finished(states: list[str]) -> bool:
+    return all(s in (CONFIRMED, CUT_OFF) for s in states)
 
 
 def _side_fields(side: str) -> tuple[str, ...]:
@@ -106,22 +123,26 @@ def _side_label(regno, user1, shown1, user2, shown2) -> str:
     return f"{regno} {pair_names(display_name(shown1, user1), display_name(shown2, user2))}"
 
 
-def round_progress(*, tournament: Tournament, round: Round | None = None) -> RoundProgress:
-    """Every table of `round` (default: the current round) with each board's state.
+def round_progress(
+    *,
+    tournament: Tournament,
+    round: Round | None = None,
+    page: int | str = 1,
+    unfinished: bool = False,
+) -> RoundProgress:
+    """Every table of `round` (default: the current round) with each board's state:
+    totals over all of them, rows for one page of TABLES_PER_PAGE.
 
-    Four queries: the round, its tables with the pairs' names (as values: a 1,000-table
-    round builds no model instances), its board numbers, its results (as values).
+    Five queries: the round, its board numbers, its tables (ids), its results (as
+    values), the pairs' names of the page's tables (as values: a 1,000-table round
+    builds no model instances and names only what is shown).
     """
     round = round or tournament.round_set.current()
     if round is None:
         return RoundProgress(round=None)
-    tables = list(
-        Table.objects.filter(round=round)
-        .order_by("number")
-        .values_list("id", "number", *_side_fields("ns_pair"), *_side_fields("ew_pair"))
-    )
     boards = dict(Board.objects.filter(round=round).values_list("id", "number"))
     numbers = tuple(sorted(boards.values()))
+    tables = list(Table.objects.filter(round=round).order_by("number").values_list("id", "number"))
     states: dict[tuple[int, int], str] = {}
     for (
         table_id,
@@ -139,21 +160,52 @@ def round_progress(*, tournament: Tournament, round: Round | None = None) -> Rou
             disputed=disputed,
             adjusted_by_id=adjusted_by_id,
         )
+    totals = {s: 0 for s in (MISSING, ENTERED, CONFIRMED, DISPUTED, CUT_OFF)}
+    per_table = {}
+    finished = 0
+    for table_id, _number in tables:
+        cells = [states.get((table_id, n), MISSING) for n in numbers]
+        per_table[table_id] = cells
+        for state in cells:
+            totals[state] += 1
+        finished += _finished(cells)
+    listed = [t for t in tables if not (unfinished and _finished(per_table[t[0]]))]
+    pages = max(1, -(-len(listed) // TABLES_PER_PAGE))
+    try:
+        number = min(max(1, int(page)), pages)
+    except (TypeError, ValueError):
+        number = 1
+    chosen = listed[(number - 1) * TABLES_PER_PAGE : number * TABLES_PER_PAGE]
+    names = {
+        table_id: (_side_label(*sides[:5]), _side_label(*sides[5:]))
+        for table_id, *sides in Table.objects.filter(pk__in=[t[0] for t in chosen]).values_list(
+            "id", *_side_fields("ns_pair"), *_side_fields("ew_pair")
+        )
+    }
     rows = tuple(
         ProgressRow(
             table_id=table_id,
-            number=number,
-            ns=_side_label(*sides[:5]),
-            ew=_side_label(*sides[5:]),
-            cells=tuple(ProgressCell(n, states.get((table_id, n), MISSING)) for n in numbers),
+            number=table_number,
+            ns=names[table_id][0],
+            ew=names[table_id][1],
+            cells=tuple(
+                ProgressCell(n, s) for n, s in zip(numbers, per_table[table_id], strict=True)
+            ),
         )
-        for table_id, number, *sides in tables
+        for table_id, table_number in chosen
     )
-    totals = {s: 0 for s in (MISSING, ENTERED, CONFIRMED, DISPUTED, CUT_OFF)}
-    for row in rows:
-        for cell in row.cells:
-            totals[cell.state] += 1
-    return RoundProgress(round=round, board_numbers=numbers, rows=rows, totals=totals)
+    return RoundProgress(
+        round=round,
+        board_numbers=numbers,
+        rows=rows,
+        totals=totals,
+        tables=len(tables),
+        tables_finished=finished,
+        shown=len(listed),
+        page=number,
+        pages=pages,
+        unfinished=unfinished,
+    )
 
 
 def progress_version(*, tournament: Tournament) -> str:
@@ -200,7 +252,7 @@ def close_summary(*, tournament: Tournament) -> CloseSummary | None:
         return None
     return CloseSummary(
         round=progress.round,
-        tables=len(progress.rows),
+        tables=progress.tables,
         tables_finished=progress.tables_finished,
         missing=progress.totals[MISSING],
         unconfirmed=progress.totals[ENTERED],

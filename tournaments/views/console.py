@@ -96,7 +96,10 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
 
 def _console_context(request: HttpRequest, tournament: Tournament, version: str = "") -> dict:
     version = version or console_selectors.progress_version(tournament=tournament)
-    progress = console_selectors.round_progress(tournament=tournament)
+    unfinished = request.GET.get("todo") == "1"
+    progress = console_selectors.round_progress(
+        tournament=tournament, page=request.GET.get("tp", 1), unfinished=unfinished
+    )
     round = progress.round
     last_closed = tournament.round_set.filter(status=RoundStatus.CLOSED).current()
     status = tournament.status

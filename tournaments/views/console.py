@@ -201,8 +201,9 @@ def _apply(request: HttpRequest, tournament: Tournament, name: str, form) -> str
     """Call the clock service for action `name`; what to tell the organiser."""
     by, now = request.user, timezone.now()
     if name == "start":
-        report = clock.start_now(tournament=tournament, by=by, now=now)
-        return report.text or _("Started.")
+        clock.start_now(tournament=tournament, by=by, now=now)
+        # The clock's own event text is English (the log's); this is the organiser's.
+        return _("Started: round 1 is seated and open.")
     if name == "close":
         report = clock.close_round_now(
             tournament=tournament, by=by, now=now, round_number=_round_number(request)

@@ -187,5 +187,13 @@ def test_an_organiser_runs_round_one_from_the_console(
         assert Round.objects.get(tournament=tournament, number=1).status == RoundStatus.CLOSED
         assert text["round2"] in page.inner_text(".console-clock")
         shot(page, f"console-{tag}-8-closed")
+
+        # Admin's side of it: the home page's line about disputes, the tournament's link.
+        page.click("a[href='/admin/']")
+        page.wait_for_selector("#console-note a[href='/console/']")
+        shot(page, f"console-{tag}-9-admin-home")
+        page.goto(f"{live_server.url}/admin/tournaments/tournament/{tournament.pk}/change/")
+        page.click(f"a[href='/console/{tournament.pk}/']")
+        page.wait_for_selector("table.progress-grid")
     finally:
         page.context.close()

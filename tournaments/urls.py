@@ -4,6 +4,7 @@ from django.templatetags.static import static
 from django.urls import path
 
 from . import views
+from .views import console
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -81,5 +82,16 @@ urlpatterns = [
         "t/<int:tournament_id>/tables/<int:table_id>/play/",
         views.play_table,
         name="play_table",
+    ),
+    # The director's console (staff): one page per tournament
+    path("console/", console.index, name="console_index"),
+    path("console/new/", console.new_tournament, name="console_new"),
+    path("console/<int:tournament_id>/", console.console, name="console"),
+    path("console/<int:tournament_id>/progress/", console.progress, name="console_progress"),
+    path("console/<int:tournament_id>/do/<slug:name>/", console.action, name="console_action"),
+    path(
+        "console/<int:tournament_id>/tables/<int:table_id>/boards/<int:number>/",
+        console.result,
+        name="console_result",
     ),
 ]

@@ -9,6 +9,7 @@ from decimal import Decimal
 from django import forms
 from django.contrib import admin, messages
 from django.db.models import Count, Q
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
@@ -282,11 +283,14 @@ class TournamentAdmin(RunsClock, ManagesPlayers, admin.ModelAdmin):
         "boards_per_round",
         "pair_count",
         "clock_health",
+        "console_link",
     )
     list_filter = ("status", "scoring_method", "unplayed_policy")
     search_fields = ("name",)
     date_hierarchy = "start_at"
-    inlines = [PairInline, RoundInline, SettingsChangeInline]
+    # The pairs are listed on the console, paginated and searchable: an inline of a
+    # 400-pair event took seconds to draw.
+    inlines = [RoundInline, SettingsChangeInline]
     change_form_template = "admin/tournaments/tournament/change_form.html"
     readonly_fields = (
         "status",
@@ -295,9 +299,10 @@ class TournamentAdmin(RunsClock, ManagesPlayers, admin.ModelAdmin):
         "created_by",
         "draw_seed",
         "clock_health",
+        "console_link",
     )
     fieldsets = (
-        (None, {"fields": ("name", "description", "status", "clock_health")}),
+        (None, {"fields": ("name", "description", "status", "clock_health", "console_link")}),
         (
             _("Schedule"),
             {
@@ -416,6 +421,16 @@ class TournamentAdmin(RunsClock, ManagesPlayers, admin.ModelAdmin):
     @admin.display(description=_("pairs"), ordering="_pairs")
     def pair_count(self, obj):
         return obj._pairs
+
+    @admin.display(description=_("director's console"))
+    def console_link(self, obj=None):
+        if obj is None or obj.pk is None:
+            return "—"
+        return format_html(
+            '<a class="button" href="{}">{}</a>',
+            reverse("console", args=[obj.pk]),
+            _("Open the console: clock, progress, disputes, pairs"),
+        )
 
     @admin.display(description=_("round clock"))
     def clock_health(self, obj=None):

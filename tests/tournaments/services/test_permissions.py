@@ -514,7 +514,9 @@ def test_the_group_is_enough_to_run_an_event_in_admin(events, director, client):
     running = events["running"]
     page = client.get(reverse("admin:tournaments_tournament_change", args=[running.pk]))
     assert page.status_code == 200
-    assert len(page.context["inline_admin_formsets"]) == 2  # its pairs and rounds
+    # Its rounds; the pairs are on the console (paginated, searchable), linked from here.
+    assert len(page.context["inline_admin_formsets"]) == 1
+    assert reverse("console", args=[running.pk]) in page.content.decode()
     assert client.get(reverse("admin:tournaments_pair_add")).status_code == 200
     search = client.get(
         reverse("admin:autocomplete"),

@@ -1,0 +1,334 @@
+"""Reads for the director's console (`views/console.py`): the round's progress table by
+table, the dispute queue, what a clock action would do, the pairs page by page.
+
+Each function costs a fixed number of queries whatever the field size (a 2,000-pair
+event's console is measured in BENCHMARKS.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, Max, Q, QuerySet, Subquery
+
+from ..models import (
+    Board,
+    BoardResult,
+    Pair,
+    PairStatus,
+    ResultState,
+    Round,
+    RoundStatus,
+    Table,
+    Tournament,
+    display_name,
+    pair_names,
+)
+from .common import PAIR_PLAYERS
+from .live import live_version
+from .seating import TABLE_PAIRS
+
+PAIRS_PER_PAGE = 50
+
+# What a board at a table shows in the progress grid.
+MISSING = "missing"  # no result yet
+ENTERED = "entered"  # entered by one side, not yet confirmed by the other
+CONFIRMED = "confirmed"  # entered and confirmed (or set by the director)
+DISPUTED = "disputed"  # the other side disputes it: the director rules
+CUT_OFF = "cut_off"  # not played: cut off at the bell
+
+# A result that settles the board for the progress grid: a played or passed-out board
+# confirmed by the other side, or a director's result / adjusted score.
+COMPLETED_STATES = (ResultState.PLAYED, ResultState.PASSED_OUT)
+
+
+def board_state(*, state: str, confirmed: bool, disputed: bool, adjusted_by_id: int | None) -> str:
+    """One board at one table, as the progress grid shows it."""
+    if disputed:
+        return DISPUTED
+    if state == ResultState.NOT_PLAYED:
+        return CUT_OFF
+    if state == ResultState.ADJUSTED or confirmed or adjusted_by_id is not None:
+        return CONFIRMED
+    return ENTERED
+
+
+@dataclass(frozen=True)
+class ProgressCell:
+    board_number: int
+    state: str
+
+
+@dataclass(frozen=True)
+class ProgressRow:
+    table_id: int
+    number: int
+    ns: str  # "3 Ann & Bob" (registration number and names)
+    ew: str
+    cells: tuple[ProgressCell, ...]
+
+    @property
+    def finished(self) -> bool:
+        return all(c.state in (CONFIRMED, CUT_OFF) for c in self.cells)
+
+    def count(self, state: str) -> int:
+        return sum(1 for c in self.cells if c.state == state)
+
+
+@dataclass(frozen=True)
+class RoundProgress:
+    """The round's progress: totals over every table, and the rows of one page of
+    tables (TABLES_PER_PAGE, in table order; `unfinished` keeps only the tables still
+    waiting for a result, a confirmation or a ruling)."""
+
+    round: Round | None
+    board_numbers: tuple[int, ...] = ()
+    rows: tuple[ProgressRow, ...] = ()
+    totals: dict[str, int] = field(default_factory=dict)
+    tables: int = 0
+    tables_finished: int = 0
+    shown: int = 0  # tables matching the filter, over every page
+    page: int = 1
+    pages: int = 1
+    unfinished: bool = False
+
+    @property
+    def has_previous(self) -> bool:
+        return self.page > 1
+
+    @property
+    def has_next(self) -> bool:
+        return self.page < self.pages
+
+
+TABLES_PER_PAGE = 100
+
+
+def _finished(states: list[str]) -> bool:
+    return all(s in (CONFIRMED, CUT_OFF) for s in states)
+
+
+def _side_fields(side: str) -> tuple[str, ...]:
+    return (
+        f"{side}__registration_no",
+        f"{side}__player1__username",
+        f"{side}__player1__profile__display_name",
+        f"{side}__player2__username",
+        f"{side}__player2__profile__display_name",
+    )
+
+
+def _side_label(regno, user1, shown1, user2, shown2) -> str:
+    return f"{regno} {pair_names(display_name(shown1, user1), display_name(shown2, user2))}"
+
+
+def round_progress(
+    *,
+    tournament: Tournament,
+    round: Round | None = None,
+    page: int | str = 1,
+    unfinished: bool = False,
+) -> RoundProgress:
+    """Every table of `round` (default: the current round) with each board's state:
+    totals over all of them, rows for one page of TABLES_PER_PAGE.
+
+    Five queries: the round, its board numbers, its tables (ids), its results (as
+    values), the pairs' names of the page's tables (as values: a 1,000-table round
+    builds no model instances and names only what is shown).
+    """
+    round = round or tournament.round_set.current()
+    if round is None:
+        return RoundProgress(round=None)
+    boards = dict(Board.objects.filter(round=round).values_list("id", "number"))
+    numbers = tuple(sorted(boards.values()))
+    tables = list(Table.objects.filter(round=round).order_by("number").values_list("id", "number"))
+    states: dict[tuple[int, int], str] = {}
+    for (
+        table_id,
+        board_id,
+        state,
+        confirmed_at,
+        disputed,
+        adjusted_by_id,
+    ) in BoardResult.objects.filter(table__round=round).values_list(
+        "table_id", "board_id", "state", "confirmed_at", "disputed", "adjusted_by_id"
+    ):
+        states[(table_id, boards[board_id])] = board_state(
+            state=state,
+            confirmed=confirmed_at is not None,
+            disputed=disputed,
+            adjusted_by_id=adjusted_by_id,
+        )
+    totals = {s: 0 for s in (MISSING, ENTERED, CONFIRMED, DISPUTED, CUT_OFF)}
+    per_table = {}
+    finished = 0
+    for table_id, _number in tables:
+        cells = [states.get((table_id, n), MISSING) for n in numbers]
+        per_table[table_id] = cells
+        for state in cells:
+            totals[state] += 1
+        finished += _finished(cells)
+    listed = [t for t in tables if not (unfinished and _finished(per_table[t[0]]))]
+    pages = max(1, -(-len(listed) // TABLES_PER_PAGE))
+    try:
+        number = min(max(1, int(page)), pages)
+    except (TypeError, ValueError):
+        number = 1
+    chosen = listed[(number - 1) * TABLES_PER_PAGE : number * TABLES_PER_PAGE]
+    names = {
+        table_id: (_side_label(*sides[:5]), _side_label(*sides[5:]))
+        for table_id, *sides in Table.objects.filter(pk__in=[t[0] for t in chosen]).values_list(
+            "id", *_side_fields("ns_pair"), *_side_fields("ew_pair")
+        )
+    }
+    rows = tuple(
+        ProgressRow(
+            table_id=table_id,
+            number=table_number,
+            ns=names[table_id][0],
+            ew=names[table_id][1],
+            cells=tuple(
+                ProgressCell(n, s) for n, s in zip(numbers, per_table[table_id], strict=True)
+            ),
+        )
+        for table_id, table_number in chosen
+    )
+    return RoundProgress(
+        round=round,
+        board_numbers=numbers,
+        rows=rows,
+        totals=totals,
+        tables=len(tables),
+        tables_finished=finished,
+        shown=len(listed),
+        page=number,
+        pages=pages,
+        unfinished=unfinished,
+    )
+
+
+def progress_version(*, tournament: Tournament) -> str:
+    """A fingerprint of what the console's live part shows, in two queries: the live
+    version (clock, rounds, standings) and one aggregate over the current round's
+    results (entered, confirmed, disputed, ruled). The console's poll answers 204 while
+    it stays the same."""
+    live = live_version(tournament_id=tournament.pk)
+    figures = (
+        BoardResult.objects.filter(
+            table__round_id=Subquery(
+                Round.objects.filter(tournament=tournament).newest_first().values("id")[:1]
+            )
+        )
+        .aggregate(
+            n=Count("id"),
+            confirmed=Count("confirmed_at"),
+            disputed=Count("id", filter=Q(disputed=True)),
+            ruled=Count("adjusted_by_id"),
+            entered=Max("entered_at"),
+            confirmed_last=Max("confirmed_at"),
+            disputed_last=Max("disputed_at"),
+        )
+        .values()
+    )
+    return "|".join(str(v) for v in (live, *figures))
+
+
+@dataclass(frozen=True)
+class CloseSummary:
+    """What closing the open round now would do (RULES 3): the confirmation page."""
+
+    round: Round
+    tables: int
+    tables_finished: int
+    missing: int  # boards with no result: cut off by the close
+    unconfirmed: int  # entered, not confirmed: scored as entered
+    disputed: int  # scored as entered until the director rules
+
+
+def close_summary(*, tournament: Tournament) -> CloseSummary | None:
+    progress = round_progress(tournament=tournament)
+    if progress.round is None or progress.round.status != RoundStatus.OPEN:
+        return None
+    return CloseSummary(
+        round=progress.round,
+        tables=progress.tables,
+        tables_finished=progress.tables_finished,
+        missing=progress.totals[MISSING],
+        unconfirmed=progress.totals[ENTERED],
+        disputed=progress.totals[DISPUTED],
+    )
+
+
+@dataclass(frozen=True)
+class StartSummary:
+    """What starting now would do: pairs seated, proposals that lapse (RULES 3)."""
+
+    pairs: int
+    tables: int
+    bye: bool
+    pending: int  # proposals still waiting for the partner: they lapse at the start
+
+
+def start_summary(*, tournament: Tournament) -> StartSummary:
+    counts = Pair.objects.filter(tournament=tournament).aggregate(
+        pairs=Count("id", filter=Q(status=PairStatus.CONFIRMED, withdrawn_at__isnull=True)),
+        pending=Count("id", filter=Q(status=PairStatus.PENDING)),
+    )
+    pairs = counts["pairs"]
+    return StartSummary(
+        pairs=pairs, tables=pairs // 2, bye=pairs % 2 == 1, pending=counts["pending"]
+    )
+
+
+def disputed_results(*, tournament: Tournament | None = None) -> QuerySet[BoardResult]:
+    """The dispute queue, oldest first: each disputed result with its table, pairs,
+    board (the hand) and who entered it. One query."""
+    queryset = BoardResult.objects.filter(disputed=True)
+    if tournament is not None:
+        queryset = queryset.filter(board__tournament=tournament)
+    return queryset.select_related(
+        "board",
+        "table__round",
+        "entered_by__profile",
+        *(f"table__{path}" for path in TABLE_PAIRS),
+    ).order_by("disputed_at", "pk")
+
+
+def dispute_count(*, tournament: Tournament | None = None) -> int:
+    """Disputed results waiting for the director (the admin home page, the console)."""
+    queryset = BoardResult.objects.filter(disputed=True)
+    if tournament is not None:
+        queryset = queryset.filter(board__tournament=tournament)
+    return queryset.count()
+
+
+def pairs_page(*, tournament: Tournament, query: str = "", page: int | str = 1) -> Page:
+    """The tournament's registered pairs, PAIRS_PER_PAGE at a time, in registration
+    order; `query` is a pair's number, or part of a username or a display name. Two
+    queries (the count and the page)."""
+    pairs = (
+        Pair.objects.filter(tournament=tournament, status=PairStatus.CONFIRMED)
+        .select_related(*PAIR_PLAYERS)
+        .order_by("registration_no")
+    )
+    query = query.strip()
+    if query.isdigit():
+        # A number is the pair's number, as the director reads it off the seating.
+        pairs = pairs.filter(registration_no=int(query))
+    elif query:
+        match = Q()
+        for side in ("player1", "player2"):
+            match |= Q(**{f"{side}__username__icontains": query})
+            match |= Q(**{f"{side}__profile__display_name__icontains": query})
+        pairs = pairs.filter(match)
+    return Paginator(pairs, PAIRS_PER_PAGE).get_page(page)
+
+
+def result_of(*, table: Table, board_number: int) -> BoardResult | None:
+    """A table's result on one board for the director's form (with who entered it)."""
+    return (
+        BoardResult.objects.filter(table=table, board__number=board_number)
+        .select_related("entered_by__profile", "confirmed_by__profile", "adjusted_by__profile")
+        .first()
+    )

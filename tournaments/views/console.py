@@ -1,0 +1,345 @@
+"""The director's console: one page per tournament, in the site's own look, for an
+organiser who has never seen Django admin (docs/ARCHITECTURE.md says why it is not an
+admin page).
+
+Thin views: reads come from `selectors.console`, every change from a service called
+with `by=request.user` (the clock's actions, `results.director_set_result`,
+`setup.create_tournament`), which checks the permission; the pages only hide the
+buttons a user may not use. Every clock action asks first on a confirmation page that
+says what it will do (RULES 3), with a Cancel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods
+
+from ..console_forms import DirectorResultForm, ExtendForm, NewTournamentForm
+from ..errors import ClockError, ServiceError
+from ..models import Board, Direction, ResultState, RoundStatus, Table, Tournament, TournamentStatus
+from ..selectors import console as console_selectors
+from ..services import clock, results, setup
+from ..services.permissions import ADD_TOURNAMENT, DIRECT_RESULTS, RUN_CLOCK
+
+CONSOLE_POLL_SECONDS = 5
+
+
+def _staff(view: Callable) -> Callable:
+    """Organisers only (staff accounts); the services check each power again."""
+
+    @login_required
+    def wrapped(request: HttpRequest, *args, **kwargs):
+        if not request.user.is_staff:
+            raise PermissionDenied(_("The director's console is for tournament directors."))
+        return view(request, *args, **kwargs)
+
+    wrapped.__name__ = view.__name__
+    wrapped.__doc__ = view.__doc__
+    return wrapped
+
+
+def _powers(user) -> dict[str, bool]:
+    return {
+        "run_clock": user.has_perm(RUN_CLOCK),
+        "direct_results": user.has_perm(DIRECT_RESULTS),
+        "add_tournament": user.has_perm(ADD_TOURNAMENT),
+    }
+
+
+@require_GET
+@_staff
+def index(request: HttpRequest) -> HttpResponse:
+    tournaments = Tournament.objects.order_by("-start_at")[:50]
+    return render(
+        request,
+        "console/index.html",
+        {"tournaments": tournaments, "powers": _powers(request.user)},
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@_staff
+def new_tournament(request: HttpRequest) -> HttpResponse:
+    form = NewTournamentForm(request.POST or None)
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            tournament = setup.create_tournament(
+                name=data["name"],
+                start_at=data["start_at"],
+                rounds=data["rounds"],
+                boards_per_round=data["boards_per_round"],
+                round_minutes=data["round_minutes"],
+                gap_minutes=data["gap_minutes"] or 0,
+                scoring=data["scoring"],
+                by=request.user,
+            )
+        except ServiceError as refusal:
+            error = str(refusal)
+        else:
+            messages.success(request, _("Tournament created: %(t)s.") % {"t": tournament.name})
+            return redirect("console", tournament.pk)
+    return render(request, "console/new.html", {"form": form, "error": error})
+
+
+def _console_context(request: HttpRequest, tournament: Tournament, version: str = "") -> dict:
+    version = version or console_selectors.progress_version(tournament=tournament)
+    unfinished = request.GET.get("todo") == "1"
+    progress = console_selectors.round_progress(
+        tournament=tournament, page=request.GET.get("tp", 1), unfinished=unfinished
+    )
+    round = progress.round
+    last_closed = tournament.round_set.filter(status=RoundStatus.CLOSED).current()
+    status = tournament.status
+    in_play = round is not None and round.status != RoundStatus.CLOSED
+    return {
+        "tournament": tournament,
+        "progress": progress,
+        "round": round,
+        "now": timezone.now(),
+        "powers": _powers(request.user),
+        # The buttons the clock's state allows; the services refuse the others anyway.
+        "can": {
+            "start": status == TournamentStatus.SCHEDULED,
+            "close": status in (TournamentStatus.RUNNING, TournamentStatus.PAUSED)
+            and round is not None
+            and round.status == RoundStatus.OPEN,
+            "extend": status in (TournamentStatus.RUNNING, TournamentStatus.PAUSED) and in_play,
+            "pause": status in (TournamentStatus.SCHEDULED, TournamentStatus.RUNNING),
+            "resume": status == TournamentStatus.PAUSED,
+            "rescore": last_closed is not None,
+        },
+        "poll_seconds": CONSOLE_POLL_SECONDS,
+        "progress_version": version,
+    }
+
+
+@require_GET
+@_staff
+def console(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    context = _console_context(request, tournament)
+    context["dispute_count"] = console_selectors.dispute_count(tournament=tournament)
+    query = request.GET.get("q", "")
+    context.update(
+        disputes=list(console_selectors.disputed_results(tournament=tournament)),
+        pairs=console_selectors.pairs_page(
+            tournament=tournament, query=query, page=request.GET.get("page", 1)
+        ),
+        query=query,
+        forms={},
+    )
+    context["rulings"] = [_ruling(r) for r in context["disputes"]]
+    return render(request, "console/console.html", context)
+
+
+def _ruling(result) -> tuple:
+    """A dispute as the queue shows it: the result, the side that entered it, the side
+    that disputes it, and the director's form filled in with the entry."""
+    entered = result.table.side_of(result.entered_by_id) if result.entered_by_id else None
+    disputing = {Direction.NS: Direction.EW, Direction.EW: Direction.NS}.get(entered or "")
+    form = DirectorResultForm(
+        prefix=f"r{result.pk}", initial=DirectorResultForm.initial_for(result)
+    )
+    return result, entered, disputing, form
+
+
+@require_GET
+@_staff
+def progress(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Polled by the console every few seconds: the round's clock, buttons and tables;
+    an empty 204 while nothing they show has changed."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    version = console_selectors.progress_version(tournament=tournament)
+    if request.GET.get("v") == version:
+        return HttpResponse(status=204)
+    context = _console_context(request, tournament, version)
+    context["dispute_count"] = console_selectors.dispute_count(tournament=tournament)
+    return render(request, "console/_progress.html", context)
+
+
+# The clock's actions: what each one asks and does.
+
+
+@dataclass(frozen=True)
+class Action:
+    title: object  # lazy text
+    button: object
+    danger: bool = False
+
+
+ACTIONS = {
+    "start": Action(gettext_lazy("Start the tournament now"), gettext_lazy("Start now")),
+    "close": Action(
+        gettext_lazy("Close the round now"), gettext_lazy("Close the round"), danger=True
+    ),
+    "extend": Action(gettext_lazy("Extend the round"), gettext_lazy("Extend")),
+    "pause": Action(gettext_lazy("Pause the tournament"), gettext_lazy("Pause")),
+    "resume": Action(gettext_lazy("Resume the tournament"), gettext_lazy("Resume")),
+    "rescore": Action(gettext_lazy("Re-score the last closed round"), gettext_lazy("Re-score")),
+}
+
+
+def _round_number(request: HttpRequest) -> int | None:
+    raw = request.POST.get("round_number", "")
+    return int(raw) if raw.isdigit() else None
+
+
+def _apply(request: HttpRequest, tournament: Tournament, name: str, form) -> str:
+    """Call the clock service for action `name`; what to tell the organiser."""
+    by, now = request.user, timezone.now()
+    if name == "start":
+        clock.start_now(tournament=tournament, by=by, now=now)
+        # The clock's own event text is English (the log's); this is the organiser's.
+        return _("Started: round 1 is seated and open.")
+    if name == "close":
+        report = clock.close_round_now(
+            tournament=tournament, by=by, now=now, round_number=_round_number(request)
+        )
+        return _("Round %(n)s closed and scored.") % {"n": report.round.number}
+    if name == "extend":
+        report = clock.extend_round(
+            tournament=tournament,
+            minutes=form.cleaned_data["minutes"],
+            by=by,
+            now=now,
+            round_number=_round_number(request),
+        )
+        return _("Round %(n)s now ends at %(t)s.") % {
+            "n": report.round.number,
+            "t": _local(report.round.ends_at),
+        }
+    if name == "pause":
+        clock.pause(tournament=tournament, by=by, now=now)
+        return _("Paused: the clock has stopped.")
+    if name == "resume":
+        clock.resume(tournament=tournament, by=by, now=now)
+        return _("Resumed: the clock runs again.")
+    last = tournament.round_set.filter(status=RoundStatus.CLOSED).current()
+    if last is None:
+        raise ClockError(_("No round has closed yet; there is nothing to re-score."))
+    clock.rescore_round(round=last, by=by, now=now)
+    return _("Round %(n)s re-scored.") % {"n": last.number}
+
+
+def _local(when: datetime) -> str:
+    return timezone.localtime(when).strftime("%H:%M:%S %Z")
+
+
+@require_http_methods(["GET", "POST"])
+@_staff
+def action(request: HttpRequest, tournament_id: int, name: str) -> HttpResponse:
+    """GET: what `name` will do, with Confirm and Cancel. POST: do it, back to the console."""
+    if name not in ACTIONS:
+        raise Http404
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    form = ExtendForm(request.POST or None) if name == "extend" else None
+    if request.method == "POST" and (form is None or form.is_valid()):
+        try:
+            said = _apply(request, tournament, name, form)
+        except ServiceError as refusal:
+            messages.error(request, str(refusal))
+        else:
+            messages.success(request, said)
+        return redirect("console", tournament.pk)
+    round = tournament.round_set.current()
+    context = {
+        "tournament": tournament,
+        "name": name,
+        "action": ACTIONS[name],
+        "form": form,
+        "round": round,
+        "last_closed": tournament.round_set.filter(status=RoundStatus.CLOSED).current(),
+        "powers": _powers(request.user),
+    }
+    if name == "start":
+        context["start"] = console_selectors.start_summary(tournament=tournament)
+    if name == "close":
+        context["close"] = console_selectors.close_summary(tournament=tournament)
+    return render(request, "console/confirm.html", context)
+
+
+# The director's result: a ruling on a dispute, or any table's result.
+
+
+def _table(tournament_id: int, table_id: int) -> Table:
+    return get_object_or_404(
+        Table.objects.select_related("round__tournament", *console_selectors.TABLE_PAIRS),
+        pk=table_id,
+        round__tournament_id=tournament_id,
+    )
+
+
+def _rule(request: HttpRequest, table: Table, board_number: int, form: DirectorResultForm):
+    data = form.cleaned_data
+    if form.adjusting:
+        return results.director_set_result(
+            table=table,
+            board_number=board_number,
+            by=request.user,
+            ns_adjustment=data["ns_adjustment"],
+            ew_adjustment=data["ew_adjustment"],
+            reason=data["reason"],
+        )
+    return results.director_set_result(
+        table=table,
+        board_number=board_number,
+        by=request.user,
+        entry=form.entry,
+        reason=data["reason"],
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@_staff
+def result(request: HttpRequest, tournament_id: int, table_id: int, number: int) -> HttpResponse:
+    """The director's result for one board at one table: the players' pickers, the
+    result as entered (and by whom), the dispute, the hand. A ruling from the dispute
+    queue posts here too (its form has the result's prefix)."""
+    table = _table(tournament_id, table_id)
+    board = get_object_or_404(Board, round=table.round, number=number)
+    current = console_selectors.result_of(table=table, board_number=number)
+    prefix = request.POST.get("prefix", "") or None
+    form = DirectorResultForm(
+        request.POST or None, prefix=prefix, initial=DirectorResultForm.initial_for(current)
+    )
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        try:
+            _rule(request, table, number, form)
+        except ServiceError as refusal:
+            error = str(refusal)
+        else:
+            messages.success(
+                request,
+                _("Board %(b)s at table %(t)s: the director's result is recorded.")
+                % {"b": number, "t": table.number},
+            )
+            return redirect("console", tournament_id)
+    return render(
+        request,
+        "console/result.html",
+        {
+            "tournament": table.round.tournament,
+            "table": table,
+            "board": board,
+            "current": current,
+            "form": form,
+            "error": error,
+            "played": ResultState.PLAYED,
+            "powers": _powers(request.user),
+        },
+        status=400 if request.method == "POST" else 200,
+    )

@@ -449,13 +449,21 @@ class TournamentAdmin(RunsClock, ManagesPlayers, admin.ModelAdmin):
             beat.last_driver,
         )
 
-    @admin.action(description=_("Start now"), permissions=[RUN_CLOCK_CODENAME])
+    @admin.action(description=_("Start now…"), permissions=[RUN_CLOCK_CODENAME])
     def start_now(self, request, queryset):
-        for t in queryset:
-            run_action(
-                self, request, t.name, clock.start_now, tournament=t, by=request.user,
-                describe=_events,
-            )  # fmt: skip
+        # Starting seats round 1 and lapses every pending proposal: asked first, like a
+        # close (the console's start page also counts what lapses).
+        def apply(_form):
+            for t in queryset:
+                run_action(
+                    self, request, t.name, clock.start_now, tournament=t, by=request.user,
+                    describe=_events,
+                )  # fmt: skip
+
+        return confirmed(
+            self, request, queryset, forms.Form,
+            action="start_now", title=_("Start now"), apply=apply,
+        )  # fmt: skip
 
     @admin.action(description=_("Close the current round now…"), permissions=[RUN_CLOCK_CODENAME])
     def close_round_now(self, request, queryset):

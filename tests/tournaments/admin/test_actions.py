@@ -92,15 +92,21 @@ def test_staff_only(client, make_user, tournament):
     assert not Round.objects.filter(tournament=tournament).exists()
 
 
-def test_start_now(admin_client, tournament, at):
+def test_start_now_asks_first(admin_client, tournament, at):
     at(-30)
-    response = act(admin_client, TOURNAMENTS, "start_now", [tournament.pk])
+    before = state(tournament)
+    page = act(admin_client, TOURNAMENTS, "start_now", [tournament.pk])
+    assert "Start now" in page.content.decode() and 'name="apply"' in page.content.decode()
+    assert state(tournament) == before, "nothing happens until the organiser confirms"
+    response = act(admin_client, TOURNAMENTS, "start_now", [tournament.pk], apply="1")
     assert messages_of(response) == [
         ("success", f"{tournament.name}: started, round 1 seated (2 tables)")
     ]
     rnd = Round.objects.get(tournament=tournament)
     assert (rnd.number, rnd.status) == (1, "open")
-    assert_refused(admin_client, tournament, "start_now", f"{tournament.name} has already started.")
+    assert_refused(
+        admin_client, tournament, "start_now", f"{tournament.name} has already started.", apply="1"
+    )
 
 
 def test_close_round_now_is_confirmed_for_the_round_in_play(admin_client, tournament, at, t0):

@@ -310,7 +310,7 @@ def _url(model: str) -> str:
 
 # action: (permission, model admin, target, extra POST data)
 ADMIN_ACTIONS = {
-    "start_now": (RUN_CLOCK, "tournament", "scheduled", {}),
+    "start_now": (RUN_CLOCK, "tournament", "scheduled", {"apply": "1"}),
     "close_round_now": (RUN_CLOCK, "tournament", "running", {"apply": "1", "round": "1"}),
     "extend_round": (
         RUN_CLOCK,

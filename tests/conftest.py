@@ -12,6 +12,7 @@ pytest_plugins = [
     "tests.support.api",
     "tests.support.exports",
     "tests.support.servers",
+    "tests.support.online",
     "tests.support.browser.fixtures",
 ]
 

@@ -66,7 +66,8 @@ def test_an_organiser_adds_a_late_pair_in_admin(
     page.fill("input[name=player2]", "p0")
     page.click("input[type=submit]")
     page.wait_for_selector(".errorlist")
-    assert "p0 already in a pair in this tournament." in page.inner_text(".errorlist")
+    # Messages name players by display name (issue 15.6).
+    assert "Player 0 is already in a pair in this tournament." in page.inner_text(".errorlist")
     assert page.input_value("input[name=player1]") == "zhao"
     shot(page, "late-entry-02-refused-en")
     assert not Pair.objects.filter(tournament=tournament, registration_no=5).exists()

@@ -182,7 +182,8 @@ def test_a_players_score_card(open_page, live_server, finished_event, locale):
     assert ("Table 1" if tag == "en" else "桌号 1") in head
     first = boards.nth(0).inner_text()
     assert re.search(r"\d+\.\d\d", first)  # the pair's MP % on board 1
-    assert page.locator("tfoot").inner_text().strip().endswith(f"{pair.total:.2f}")
+    # MP figures carry "%" (issue 15.6)
+    assert page.locator("tfoot").inner_text().strip().endswith(f"{pair.total:.2f}%")
     assert page.evaluate(NAMES_WHOLE) == []
     shot(page, f"p3-score-card-{tag}")
     phone = open_page(locale=locale, **PHONE)

@@ -15,8 +15,8 @@ from simulation.model import DealFacts
 from simulation.robot import (
     Plan,
     choose_call,
-    heuristic_plan,
     hcp,
+    heuristic_plan,
     next_action,
     plan_of,
     state_from_view,

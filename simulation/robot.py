@@ -108,7 +108,7 @@ def state_from_view(deal: str | Mapping, view: Mapping) -> play.BoardState:
         state = state.apply(play.Call(entry["seat"], entry["call"]))
     for entry in view["play"]:
         seat = entry["seat"]
-        actor = state.declarer if seat == state.dummy else seat
+        actor = state.declarer if seat == state.dummy and state.declarer else seat
         state = state.apply(play.Card(actor, entry["card"]))
     return state
 

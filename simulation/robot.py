@@ -12,7 +12,7 @@ a cheap rule of thumb, or double dummy when the caller gives it the solver's car
     state_from_view(deal, view) -> BoardState  the board a protocol view shows
     choose_call(state, seat, plan) -> str     a legal call for `seat` (the one to call)
     choose_card(state, best=None) -> str      a legal card for the hand to play
-    claim_size(state) -> int                  the tricks declarer's side claims
+    claim_size(state, seat) -> int            the tricks seat's side claims
     next_action(state, seat, plan, claim=None, claim_after=None, best=None)
         -> dict | None                        the protocol action, or None: not to act
 
@@ -197,15 +197,15 @@ def _lead(legal: Sequence[str], strain: str) -> str:
     return cards[min(3, len(cards) - 1)]  # fourth best, or the lowest of a short suit
 
 
-def claim_size(state: play.BoardState) -> int:
-    """The tricks declarer's side claims of those left: its sure winners (the top cards
-    of each suit it holds between both hands, and its trumps once the opponents have none),
-    at most what remains."""
-    declarer = state.declarer
-    assert declarer is not None
-    ours = set(state.hand_of(declarer)) | set(state.hand_of(partner_of(declarer)))
-    theirs = set(state.hand_of(SEATS[(SEATS.index(declarer) + 1) % 4])) | set(
-        state.hand_of(SEATS[(SEATS.index(declarer) + 3) % 4])
+def claim_size(state: play.BoardState, seat: str | None = None) -> int:
+    """The tricks `seat`'s side (declarer's by default) claims of those left: its sure
+    winners, the cards of each suit above every card the opponents hold in it, at most
+    what remains. Trumps count like any suit: a modest claim, which robots accept."""
+    claimer = seat or state.declarer
+    assert claimer is not None
+    ours = set(state.hand_of(claimer)) | set(state.hand_of(partner_of(claimer)))
+    theirs = set(state.hand_of(SEATS[(SEATS.index(claimer) + 1) % 4])) | set(
+        state.hand_of(SEATS[(SEATS.index(claimer) + 3) % 4])
     )
     winners = 0
     for suit in SUITS:
@@ -229,8 +229,9 @@ def next_action(
     """The protocol action (without ``seq``) `seat`'s robot takes now, or None.
 
     `claim` is the view's pending claim: a robot accepts it when asked to answer.
-    `claim_after`: declarer claims (its sure winners) when about to lead to a trick
-    after that many tricks, which shortens a board (robots accept claims).
+    `claim_after`: the player on lead (declarer, or a defender) claims their side's
+    sure winners when about to lead after that many tricks, which shortens a board
+    (robots accept claims).
     """
     if state.is_over:
         return None
@@ -247,12 +248,12 @@ def next_action(
     trick = state.current_trick
     if (
         claim_after is not None
-        and seat == state.declarer
         and len(state.tricks) >= claim_after
         and trick is not None
         and not trick.cards
+        and state.opening_lead is not None
     ):
-        return {"type": "claim", "tricks": claim_size(state)}
+        return {"type": "claim", "tricks": claim_size(state, seat)}
     if not state.tricks and trick is not None and not trick.cards:
         legal = state.legal_cards()
         if plan.lead in legal:

@@ -17,7 +17,7 @@ import logging
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import close_old_connections
@@ -34,6 +34,10 @@ from .client import CLOSED, DONE, GAVE_UP, BoardJob, Pace, SeatJob, play_seat
 
 logger = logging.getLogger("tournaments.robots")
 
+# A player who logged in since the robots started holds their seats this long after
+# the login (a robot takes an empty seat again after that).
+HUMAN_HOLDS = timedelta(minutes=30)
+
 
 @dataclass(frozen=True)
 class Options:
@@ -42,6 +46,7 @@ class Options:
     claim_after: int | None = None
     heuristic: bool = False
     poll: float = 1.0
+    names: tuple[str, ...] = ()  # only tournaments of these names (the demo's)
 
 
 @dataclass(frozen=True)
@@ -76,6 +81,8 @@ def open_seats(
     tokens: dict[int, str],
     heuristic: bool,
     plan_cache: dict,
+    names: tuple[str, ...] = (),
+    now: datetime | None = None,
 ) -> list[_Seat]:
     """The robot-driven seats of the open rounds: their players have not logged in
     since `since`. `tournament_ids` None: every running online tournament."""
@@ -87,6 +94,10 @@ def open_seats(
     )
     if tournament_ids is not None:
         rounds = rounds.filter(tournament_id__in=list(tournament_ids))
+    if names:
+        rounds = rounds.filter(tournament__name__in=names)
+    # A player holds their seat for a while after logging in; then robots may take it.
+    taken_after = max(since, (now or timezone.now()) - HUMAN_HOLDS)
     found: list[_Seat] = []
     users = get_user_model()
     for round in rounds:
@@ -100,7 +111,7 @@ def open_seats(
         for table in tables:
             for seat, user_id in seated[table.pk].items():
                 user = people[user_id]
-                if user.last_login is not None and user.last_login > since:
+                if user.last_login is not None and user.last_login > taken_after:
                     continue  # a person logged in: the seat is theirs
                 if user_id not in tokens:
                     tokens[user_id] = issue_token(user=user)[1]
@@ -113,7 +124,6 @@ def open_seats(
                     ),
                 )
                 found.append(_Seat(job, user_id))
-    close_old_connections()
     return found
 
 
@@ -133,9 +143,12 @@ async def drive(
     stop: asyncio.Event,
     log: Callable[[str], None] = logger.info,
     until_finished: bool = False,
+    before_poll: Callable[[], object] | None = None,
 ) -> dict[str, int]:
     """Run the robots until `stop` is set (or, with `until_finished`, until the chosen
-    tournaments are over). Answers how the seats' runs ended, counted by outcome."""
+    tournaments are over). `before_poll` runs in a worker thread before each look at
+    the open rounds (the demo starts its next event there). Answers how the seats'
+    runs ended, counted by outcome."""
     since = timezone.now()
     tokens: dict[int, str] = {}
     plan_cache: dict = {}
@@ -144,14 +157,21 @@ async def drive(
     rng = random.Random()
     try:
         while not stop.is_set():
+            if before_poll is not None:
+                try:
+                    await asyncio.to_thread(_closing, before_poll)
+                except Exception:
+                    logger.exception("robots: the hook before the poll failed")
             try:
                 wanted = await asyncio.to_thread(
+                    _closing,
                     open_seats,
                     tournament_ids=tournament_ids,
                     since=since,
                     tokens=tokens,
                     heuristic=options.heuristic,
                     plan_cache=plan_cache,
+                    names=options.names,
                 )
             except Exception:  # keep driving; the next poll retries
                 logger.exception("robots: reading the open rounds failed")
@@ -185,7 +205,7 @@ async def drive(
             if (
                 until_finished
                 and tournament_ids is not None
-                and await asyncio.to_thread(_all_finished, tournament_ids)
+                and await asyncio.to_thread(_closing, _all_finished, tournament_ids)
             ):
                 break
             with contextlib.suppress(TimeoutError):

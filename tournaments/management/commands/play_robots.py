@@ -35,6 +35,11 @@ class Command(BaseCommand):
             action="store_true",
             help="every running online tournament, as they come (the demo)",
         )
+        parser.add_argument(
+            "--demo",
+            action="store_true",
+            help="the online demo: its seats, and its next event when one ends",
+        )
         parser.add_argument("--url", default="ws://127.0.0.1:8000", help="the server's base")
         parser.add_argument("--pace", default="2-6", help="seconds before each action: 2-6, 0")
         parser.add_argument(
@@ -47,10 +52,22 @@ class Command(BaseCommand):
             "--until-finished", action="store_true", help="stop when the tournaments finish"
         )
 
-    def handle(self, *args, tournament, all_online, url, pace, claim_after, heuristic,
+    def handle(self, *args, tournament, all_online, demo, url, pace, claim_after, heuristic,
                until_finished, **options):  # fmt: skip
-        if not tournament and not all_online:
-            raise CommandError("Name the tournaments (ids) or give --all-online.")
+        if not tournament and not all_online and not demo:
+            raise CommandError("Name the tournaments (ids), or give --all-online or --demo.")
+        hook = None
+        names: tuple[str, ...] = ()
+        if demo:
+            from tournaments.demo.online import DEMO_ONLINE_NAME, ensure_online_demo
+
+            names = (DEMO_ONLINE_NAME,)
+
+            def hook():
+                made = ensure_online_demo()
+                if made.created:
+                    self.stdout.write(f"play_robots: the next online demo, id {made.tournament.pk}")
+
         if tournament:
             found = set(
                 Tournament.objects.filter(pk__in=tournament, play=PlayMode.ONLINE).values_list(
@@ -62,15 +79,15 @@ class Command(BaseCommand):
                 raise CommandError(f"Not online tournaments: {missing}")
         base = url.rstrip("/").replace("http://", "ws://").replace("https://", "wss://")
         settings = Options(
-            base=base, pace=_pace(pace), claim_after=claim_after, heuristic=heuristic
+            base=base, pace=_pace(pace), claim_after=claim_after, heuristic=heuristic, names=names
         )
         self.stdout.write(f"play_robots: robots playing at {base}")
         counts = asyncio.run(
-            self._run(tournament or None, settings, until_finished and bool(tournament))
+            self._run(tournament or None, settings, until_finished and bool(tournament), hook)
         )
         self.stdout.write(f"play_robots: stopped {counts}")
 
-    async def _run(self, ids, settings, until_finished):
+    async def _run(self, ids, settings, until_finished, hook):
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):
@@ -81,4 +98,5 @@ class Command(BaseCommand):
             stop=stop,
             log=lambda message: self.stdout.write(f"play_robots: {message}"),
             until_finished=until_finished,
+            before_poll=hook,
         )

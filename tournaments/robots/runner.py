@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
-from django.db import close_old_connections
+from django.db import close_old_connections, connections
 from django.utils import timezone
 
 from simulation.robot import Plan, heuristic_plan, plan_of
@@ -134,6 +134,15 @@ def _all_finished(tournament_ids: Iterable[int]) -> bool:
         .exclude(status=TournamentStatus.FINISHED)
         .exists()
     )
+
+
+def _closing(function: Callable, /, *args, **kwargs):
+    """`function` in a worker thread, its database connection closed after (the
+    threads are the event loop's, which Django's request cycle never cleans)."""
+    try:
+        return function(*args, **kwargs)
+    finally:
+        connections.close_all()
 
 
 async def drive(

@@ -59,8 +59,10 @@ def test_the_online_demo_is_played_by_robots_on_the_embedded_server(tmp_path):
         time.sleep(4)
         assert by_player.count() == before
     finally:
-        robots.stop()
-        stop(server)
+        try:
+            robots.stop()
+        finally:
+            stop(server)
     assert PlayAction.objects.filter(table__round__tournament=tournament).count() > 20
 
 

@@ -7,6 +7,7 @@ field by the scoring engine, each pair's total summed again."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import threading
 import time
@@ -63,10 +64,8 @@ class Robots:
 
     def stop(self):
         if self.thread.is_alive() and self.loop is not None and self.stop_event is not None:
-            try:
+            with contextlib.suppress(RuntimeError):  # the loop ended meanwhile
                 self.loop.call_soon_threadsafe(self.stop_event.set)
-            except RuntimeError:  # the loop ended meanwhile
-                pass
         if self.thread.ident is not None:
             self.thread.join(timeout=30)
 
@@ -106,8 +105,10 @@ def test_robots_play_a_tournament_whose_standings_match_the_stored_actions(
             time.sleep(0.5)
         robots.thread.join(timeout=30)
     finally:
-        robots.stop()
-        stop(server)
+        try:
+            robots.stop()
+        finally:
+            stop(server)
     assert robots.error is None, robots.error
     assert robots.counts is not None and set(robots.counts) <= {"done", "cancelled"}, robots.counts
 

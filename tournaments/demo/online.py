@@ -72,7 +72,7 @@ def ensure_online_demo(
         # Keep the last finished one (its results), remove older ones.
         finished = Tournament.objects.filter(
             name=DEMO_ONLINE_NAME, status=TournamentStatus.FINISHED
-        ).order_by("-start_at")
+        ).order_by("-start_at", "-pk")
         for old in list(finished)[1:]:
             removed.append(_delete_demo(old))
         organiser = ensure_organiser()

@@ -175,6 +175,9 @@ def _acted_from(seat: str, before: dict | None, after: dict) -> bool:
 
 
 def _action(board: BoardJob, seat: str, view: dict, state: _Board, claim_after) -> dict | None:
+    claim = view.get("claim")
+    if not view.get("legal") and not (claim and seat in claim.get("awaiting", ())):
+        return None  # not this seat's turn: no need to rebuild the board
     board_state = state_from_view(board.deal, view)
     tricks = len(board_state.tricks)
     may_claim = claim_after if tricks not in state.claimed_at else None

@@ -232,7 +232,8 @@ class Watch:
         self.deals = deals
         self.sent: dict[tuple, tuple[float, dict]] = {}  # (table, board, seq) -> (t, msg)
         self.seen: dict[tuple, dict[str, float]] = defaultdict(dict)  # (t, b, seq) -> seat->t
-        self.received: dict[tuple, list[int]] = defaultdict(list)  # (table, board, seat) -> seqs
+        # (table, board, seat) -> the seqs of each connection (a snapshot starts one)
+        self.received: dict[tuple, list[list[int]]] = defaultdict(list)
         self.refused = 0
         self.leaks = 0
         self.messages = 0
@@ -245,7 +246,10 @@ class Watch:
             if kind == "error" and "view" in data:
                 self.refused += 1
             if kind in ("snapshot", "view"):
-                self.received[table_id, board, seat].append(data["seq"])
+                connections = self.received[table_id, board, seat]
+                if kind == "snapshot" or not connections:
+                    connections.append([])
+                connections[-1].append(data["seq"])
                 if kind == "view":
                     self.seen[table_id, board, data["seq"]][seat] = at
             view = data.get("view")
@@ -334,16 +338,22 @@ def check(watch: Watch, tournament, tables) -> dict:
     for row in PlayAction.objects.filter(table__in=tables).select_related("board"):
         log[row.table_id, row.board.number][row.seq] = row
     lost = duplicated = disorder = 0
-    for (table_id, board, _seat), seqs in watch.received.items():
-        if len(seqs) != len(set(seqs)):
-            duplicated += len(seqs) - len(set(seqs))
-        if seqs != sorted(seqs):
-            disorder += 1
+    for (table_id, board, _seat), per_connection in watch.received.items():
+        for seqs in per_connection:  # within one connection: once each, in order
+            if len(seqs) != len(set(seqs)):
+                duplicated += len(seqs) - len(set(seqs))
+            if seqs != sorted(seqs):
+                disorder += 1
         stored = log.get((table_id, board), {})
-        if seqs:
-            expected = set(range(seqs[0] + 1, max(stored, default=0) + 1))
-            # The last messages may still be in flight when the window closes.
-            lost += len(expected - set(seqs[1:])) if max(seqs) >= max(stored, default=0) else 0
+        first = per_connection[0][0] if per_connection and per_connection[0] else 0
+        seen = {seq for seqs in per_connection for seq in seqs}
+        for seqs in per_connection[1:]:  # a reconnection's snapshot holds all before it
+            seen |= set(range(1, seqs[0] + 1)) if seqs else set()
+        last = max(stored, default=0)
+        # Every stored action after the first snapshot reached the seat (a message still
+        # in flight when the window closed is not counted lost).
+        if seen and max(seen) >= last:
+            lost += len(set(range(first + 1, last + 1)) - seen)
     sent_lost = 0
     for (table_id, board, seq), (_at, message) in watch.sent.items():
         row = log.get((table_id, board), {}).get(seq)

@@ -7,8 +7,9 @@ them), connects the 4N robots (`tournaments.robots.client`, heuristic plans, cla
 after 6 tricks) and lets them play for a bounded window:
 
 - human pace: each seat waits 2–6 s before acting (an action every 2–6 s per table);
-  sizes grow (--sizes) until one fails (a connection refused or dropped, or p99 over
-  the 250 ms target); the largest that works is reported;
+  sizes grow (--sizes) until connections are no longer all held; the largest held and
+  the largest within the 250 ms p99 target are reported; the largest held is run again
+  on two uvicorn processes sharing Redis;
 - saturation: the robots act at once (pace 0); actions per second and the latency then.
 
 Reported per scenario: connections held; latency from an action sent to all four seats
@@ -453,7 +454,7 @@ def scenario(label, tables, processes, pace, window, work: Path, redis: str, tok
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    sizes = os.environ.get("BENCH_PLAY_SIZES", "100,250,500,1000")
+    sizes = os.environ.get("BENCH_PLAY_SIZES", "50,200,500,1000")
     parser.add_argument("--sizes", default=sizes, help="tables per human-pace step")
     parser.add_argument(
         "--window", type=float, default=float(os.environ.get("BENCH_PLAY_WINDOW", 60))
@@ -468,31 +469,29 @@ def main() -> None:
     tokens: dict[int, str] = {}
     rows = []
     try:
-        largest = 0
+        largest = within = 0
         for size in [int(s) for s in args.sizes.split(",") if s.strip()]:
             row = scenario("human", size, 1, (2.0, 6.0), args.window, work, redis, tokens)
             rows.append(row)
             print_row(row)
-            ok = (
-                row["held"] == row["connections"]
-                and row["failures"] == 0
-                and row["p99_ms"] <= TARGET_P99_MS
-            )
-            if not ok:
-                break
+            if row["held"] != row["connections"] or row["failures"]:
+                break  # connections no longer held: the size is past what works
             largest = size
+            if row["p99_ms"] <= TARGET_P99_MS:
+                within = size
         top = largest or int(args.sizes.split(",")[0])
         row = scenario("human-2proc", top, 2, (2.0, 6.0), args.window, work, redis, tokens)
         rows.append(row)
         print_row(row)
-        sat = args.saturation_tables or max(top // 2, 10)
+        sat = args.saturation_tables or min(max(top // 4, 10), 100)
         for processes in (1, 2):
             row = scenario(f"saturation-{processes}proc", sat, processes, (0.0, 0.0),
                            args.window / 2, work, redis, tokens)  # fmt: skip
             rows.append(row)
             print_row(row)
         print()
-        print(f"largest size at human pace within the targets (1 process): {largest} tables")
+        print(f"largest size at human pace with every connection held: {largest} tables")
+        print(f"largest size at human pace with p99 <= {TARGET_P99_MS} ms: {within} tables")
     finally:
         redis_process.terminate()
         redis_process.wait(timeout=10)

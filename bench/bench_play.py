@@ -285,9 +285,10 @@ async def run_robots(jobs, watch: Watch, ports: list[int], pace, window: float, 
         observe = watch.observer(job.table_id)
 
         def observer(event, seat, data, at):
-            if event == "message" and data.get("type") == "snapshot" and data.get("board") == 1:
+            if event == "message" and data.get("type") == "snapshot" and not joined:
                 nonlocal connected
-                connected += 1
+                connected += 1  # this seat is in (a reconnection does not count again)
+                joined.append(True)
             if event == "sent":
                 watch.sent[job.table_id, current[0], data["seq"]] = (at, data)
                 return
@@ -296,6 +297,7 @@ async def run_robots(jobs, watch: Watch, ports: list[int], pace, window: float, 
             observe(event, seat, data, at)
 
         current = [1]
+        joined: list[bool] = []
         try:
             return await play_seat(
                 job,

@@ -236,6 +236,7 @@ class Watch:
         # (table, board, seat) -> the seqs of each connection (a snapshot starts one)
         self.received: dict[tuple, list[list[int]]] = defaultdict(list)
         self.refused = 0
+        self.reconnects = 0
         self.leaks = 0
         self.messages = 0
 
@@ -246,6 +247,8 @@ class Watch:
             board = data.get("board")
             if kind == "error" and "view" in data:
                 self.refused += 1
+            if kind == "snapshot" and self.received.get((table_id, board, seat)):
+                self.reconnects += 1  # this seat's socket for this board dropped
             if kind in ("snapshot", "view"):
                 connections = self.received[table_id, board, seat]
                 if kind == "snapshot" or not connections:
@@ -436,6 +439,7 @@ def scenario(label, tables, processes, pace, window, work: Path, redis: str, tok
         "connections": len(jobs),
         "held": held,
         "failures": failures,
+        "reconnects": watch.reconnects,
         "connect_s": round(connect_s, 1),
         "actions": checked["stored"],
         "actions_per_s": round(checked["stored"] / wall, 1),

@@ -132,7 +132,12 @@ async def _play_board(job, board, base, pace, rng, claim_after, observer, timeou
                 continue  # refused at the handshake: the close follows
             if kind == "error":
                 state.errors += 1
-                state.view, state.seq = message["view"], max(state.seq, message.get("seq", 0))
+                current = state.view["next_seq"] if state.view else 0
+                if message["view"]["next_seq"] >= current:
+                    # Never older than the view already held (a view message for a
+                    # later action may have come first): no resend of a stored action.
+                    state.view = message["view"]
+                    state.seq = max(state.seq, message["view"]["next_seq"] - 1)
             elif kind in ("snapshot", "view"):
                 if message["seq"] <= state.seq:
                     continue

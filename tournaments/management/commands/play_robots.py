@@ -60,6 +60,13 @@ class Command(BaseCommand):
         names: tuple[str, ...] = ()
         if demo:
             from tournaments.demo.online import DEMO_ONLINE_NAME, ensure_online_demo
+            from tournaments.errors import ServiceError
+            from tournaments.services.simulator import refuse_demo_data_unless_allowed
+
+            try:
+                refuse_demo_data_unless_allowed()
+            except ServiceError as error:
+                raise CommandError(str(error)) from error
 
             names = (DEMO_ONLINE_NAME,)
 

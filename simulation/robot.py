@@ -4,7 +4,8 @@ Pure Python, no Django (a pure core like `play`). A robot is labelled as one and
 what no person at the table knows: all four hands. It bids toward a planned contract
 (`plan_of`: a contract near the double-dummy par with the noise of `simulation.model`,
 or `heuristic_plan`, from points and fits alone, where speed matters) and plays cards by
-a cheap rule of thumb, or double dummy when the caller gives it the solver's cards.
+a cheap rule of thumb, or double dummy when the caller gives it the solver's cards
+(`tournaments.double_dummy.best_cards`, the one locked solver: the demo does).
 
     Plan(contract, declarer, lead)            what the table is going to bid
     plan_of(facts, rng) -> Plan               from the deal's double-dummy tricks

@@ -78,16 +78,18 @@ async def play_seat(
     claim_after: int | None = None,
     observer: Observer | None = None,
     timeout: float = 600.0,
+    double_dummy: bool = False,
 ) -> str:
     """Play `job`'s boards in order; DONE when all are over at the table, CLOSED at the
     bell, GAVE_UP when someone else acted from this seat, REFUSED if the server would
-    not let this seat in (the close code's 44xx)."""
+    not let this seat in (the close code's 44xx). With `double_dummy` the cards are the
+    solver's (`tournaments.double_dummy.best_cards`, in a worker thread)."""
     rng = rng or random.Random()
     for board in job.boards:
         for _attempt in range(5):  # a dropped connection: reconnect, the snapshot resumes
             try:
                 outcome = await _play_board(
-                    job, board, base, pace, rng, claim_after, observer, timeout
+                    job, board, base, pace, rng, claim_after, observer, timeout, double_dummy
                 )
                 break
             except ConnectionClosed as closed:
@@ -104,7 +106,9 @@ async def play_seat(
     return DONE
 
 
-async def _play_board(job, board, base, pace, rng, claim_after, observer, timeout) -> str:
+async def _play_board(
+    job, board, base, pace, rng, claim_after, observer, timeout, double_dummy
+) -> str:
     loop = asyncio.get_running_loop()
     state = _Board()
     act_at: float | None = None
@@ -120,7 +124,7 @@ async def _play_board(job, board, base, pace, rng, claim_after, observer, timeou
                 if act_at is None:
                     return CLOSED  # nothing heard for `timeout`: stop waiting
                 act_at = None
-                await _send(ws, job, board, state, claim_after, observer)
+                await _send(ws, job, board, state, claim_after, observer, double_dummy)
                 continue
             message = json.loads(raw)
             if observer is not None:
@@ -179,7 +183,9 @@ def _acted_from(seat: str, before: dict | None, after: dict) -> bool:
     return False
 
 
-def _action(board: BoardJob, seat: str, view: dict, state: _Board, claim_after) -> dict | None:
+def _action(
+    board: BoardJob, seat: str, view: dict, state: _Board, claim_after, best=None
+) -> dict | None:
     claim = view.get("claim")
     if not view.get("legal") and not (claim and seat in claim.get("awaiting", ())):
         return None  # not this seat's turn: no need to rebuild the board
@@ -187,17 +193,39 @@ def _action(board: BoardJob, seat: str, view: dict, state: _Board, claim_after) 
     tricks = len(board_state.tricks)
     may_claim = claim_after if tricks not in state.claimed_at else None
     return next_action(
-        board_state, seat, board.plan, claim=view.get("claim"), claim_after=may_claim
+        board_state, seat, board.plan, claim=view.get("claim"), claim_after=may_claim, best=best
     )
 
 
-async def _send(ws, job: SeatJob, board: BoardJob, state: _Board, claim_after, observer) -> None:
+def _best_cards(deal: str, view: dict) -> list[str] | None:
+    """The solver's cards for the hand to play (None if it fails: the rule of thumb)."""
+    from tournaments import double_dummy
+
+    try:
+        board = state_from_view(deal, view)
+        trick = board.current_trick
+        contract = board.contract
+        if trick is None or contract is None:
+            return None
+        hands = {seat: list(board.hand_of(seat)) for seat in ("N", "E", "S", "W")}
+        return double_dummy.best_cards(hands, contract.strain, trick.leader, trick.cards)
+    except Exception:  # the solver is a help, never a reason to stop playing
+        return None
+
+
+async def _send(
+    ws, job: SeatJob, board: BoardJob, state: _Board, claim_after, observer, double_dummy=False
+) -> None:
     view = state.view
     if view is None or view["over"]:
         return
     action = _action(board, job.seat, view, state, claim_after)
     if action is None:
         return
+    if double_dummy and action["type"] == "card" and len(view["legal"]) > 1:
+        best = await asyncio.to_thread(_best_cards, board.deal, view)
+        if best:
+            action = _action(board, job.seat, view, state, claim_after, best) or action
     seq = view["next_seq"]
     if action["type"] == "claim":
         state.claimed_at.add(len(view["play"]) // 4)

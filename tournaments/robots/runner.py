@@ -47,6 +47,7 @@ class Options:
     heuristic: bool = False
     poll: float = 1.0
     names: tuple[str, ...] = ()  # only tournaments of these names (the demo's)
+    double_dummy: bool = False  # cards from the solver (the demo), not the rule of thumb
 
 
 @dataclass(frozen=True)
@@ -196,6 +197,7 @@ async def drive(
                                 pace=options.pace,
                                 rng=random.Random(rng.random()),
                                 claim_after=options.claim_after,
+                                double_dummy=options.double_dummy,
                             )
                         )
                 for key, task in tasks.items():

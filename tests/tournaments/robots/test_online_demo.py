@@ -36,7 +36,11 @@ def test_the_online_demo_is_played_by_robots_on_the_embedded_server(tmp_path):
     )
     robots = Robots(None, port)  # every seat of the online demo, as `play_robots --demo`
     robots.options = Options(
-        base=f"ws://127.0.0.1:{port}", pace=Pace(), claim_after=3, names=(DEMO_ONLINE_NAME,)
+        base=f"ws://127.0.0.1:{port}",
+        pace=Pace(),
+        claim_after=3,
+        names=(DEMO_ONLINE_NAME,),
+        double_dummy=True,  # as `make run` plays it: the solver's cards
     )
     try:
         wait_until_listening(port, server, log_path)

@@ -49,11 +49,14 @@ class Command(BaseCommand):
             "--heuristic", action="store_true", help="plan contracts without the solver"
         )
         parser.add_argument(
+            "--double-dummy", action="store_true", help="play the solver's cards (slower)"
+        )
+        parser.add_argument(
             "--until-finished", action="store_true", help="stop when the tournaments finish"
         )
 
-    def handle(self, *args, tournament, all_online, demo, url, pace, claim_after, heuristic,
-               until_finished, **options):  # fmt: skip
+    def handle(self, *args, tournament, all_online, demo, url, double_dummy, pace,
+               claim_after, heuristic, until_finished, **options):  # fmt: skip
         if not tournament and not all_online and not demo:
             raise CommandError("Name the tournaments (ids), or give --all-online or --demo.")
         hook = None
@@ -86,7 +89,12 @@ class Command(BaseCommand):
                 raise CommandError(f"Not online tournaments: {missing}")
         base = url.rstrip("/").replace("http://", "ws://").replace("https://", "wss://")
         settings = Options(
-            base=base, pace=_pace(pace), claim_after=claim_after, heuristic=heuristic, names=names
+            base=base,
+            pace=_pace(pace),
+            claim_after=claim_after,
+            heuristic=heuristic,
+            names=names,
+            double_dummy=double_dummy,
         )
         self.stdout.write(f"play_robots: robots playing at {base}")
         counts = asyncio.run(

@@ -66,6 +66,7 @@ def robots_command(*, host: str, port: str) -> list[str]:
     return ["play_robots", "--demo", "--url", f"ws://{near}:{port}", "--pace", DEMO_PACE] + [
         "--claim-after",
         str(DEMO_CLAIM_AFTER),
+        "--double-dummy",
     ]
 
 

@@ -56,6 +56,7 @@ $PY manage.py migrate --noinput -v0 || exit 1
 run round_close $PY bench/bench_round_close.py
 run pages $PY bench/bench_pages.py
 run load $PY bench/bench_load.py
+run play $PY bench/bench_play.py
 
 echo
 echo "=== summary ($(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs))"

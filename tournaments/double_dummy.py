@@ -177,3 +177,61 @@ def _player(seat: str):
     from endplay.types import Player
 
     return Player(SEATS.index(seat))
+
+
+def best_cards(
+    hands: dict[str, Sequence[str]], strain: str, leader: str, trick: Sequence[str]
+) -> list[str]:
+    """The cards of the hand to play now that keep the most tricks for its side, double
+    dummy (endplay's `solve_board`): `hands` the cards still held by seat ("SA", "HT" …),
+    `strain` the contract's ("S" … "NT"), `leader` who led to the current trick and
+    `trick` the cards played to it so far (they are in `hands` no more)."""
+    from endplay.dds import solve_board
+    from endplay.types import Card as EndplayCard
+    from endplay.types import Deal as EndplayDeal
+    from endplay.types import Denom
+
+    pbn = "N:" + " ".join(
+        ".".join(
+            "".join(card[1] for card in _by_rank(hands[seat]) if card[0] == suit)
+            for suit in ("S", "H", "D", "C")
+        )
+        for seat in SEATS
+    )
+    for i, card in enumerate(trick):  # back in the hands they came from, then played
+        seat = SEATS[(SEATS.index(leader) + i) % 4]
+        pbn = _with_card(pbn, seat, card)
+    deal = EndplayDeal.from_pbn(pbn)
+    deal.first = _player(leader)
+    deal.trump = Denom.nt if strain == "NT" else Denom(_DENOM_ORDER.index(strain))
+    for card in trick:
+        deal.play(EndplayCard(card[0] + card[1]))
+    with _SOLVER:
+        solved = [(_card_of(card), int(tricks)) for card, tricks in solve_board(deal)]
+    if not solved:
+        return []
+    most = max(tricks for _card, tricks in solved)
+    return [card for card, tricks in solved if tricks == most]
+
+
+_RANK_ORDER = "AKQJT98765432"
+
+
+def _by_rank(cards: Sequence[str]) -> list[str]:
+    return sorted(cards, key=lambda card: _RANK_ORDER.index(card[1]))
+
+
+def _with_card(pbn: str, seat: str, card: str) -> str:
+    first, hands = pbn.split(":", 1)
+    parts = hands.split(" ")
+    index = SEATS.index(seat)
+    suits = parts[index].split(".")
+    s = ("S", "H", "D", "C").index(card[0])
+    suits[s] = "".join(sorted(suits[s] + card[1], key=_RANK_ORDER.index))
+    parts[index] = ".".join(suits)
+    return first + ":" + " ".join(parts)
+
+
+def _card_of(card) -> str:
+    """An endplay Card as "SA", "HT" …"""
+    return _DENOM_ORDER[int(card.suit)] + card.rank.name[1:]

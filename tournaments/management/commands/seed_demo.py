@@ -48,6 +48,13 @@ class Command(BaseCommand):
             )
         except ServiceError as error:
             raise CommandError(str(error)) from error
+        from tournaments.demo.online import ensure_online_demo, online_usernames
+
+        try:
+            online = ensure_online_demo()
+        except ServiceError as error:
+            raise CommandError(str(error)) from error
+        setup.replaced.extend(online.removed)
         for name in setup.replaced:
             self.stdout.write(f"Replaced a stale demo: {name}")
         live = setup.live
@@ -59,6 +66,16 @@ class Command(BaseCommand):
                 f"{live.rounds} rounds × {live.boards_per_round} boards, "
                 f"{live.round_length.total_seconds() / 60:g}-minute rounds; watch it at "
                 f"{reverse('tournament', args=[live.id])}"
+            )
+        )
+        verb = "created" if online.created else "already on schedule"
+        seated = online_usernames(online.tournament.pairs.count() * 2)
+        first, last = seated[0], seated[-1]
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Online demo “{online.tournament.name}” (id {online.tournament.id}) {verb}: "
+                f"robots play it card by card; log in as {first} … {last} to take a seat; "
+                f"watch at {reverse('tournament', args=[online.tournament.id])}"
             )
         )
         if setup.finished is not None:

@@ -3,8 +3,8 @@
 The web server is the ASGI server (uvicorn) serving pages, static files (WhiteNoise, as
 under WSGI) and the live tables' WebSockets from one process, on the in-memory channel
 layer; the clock ticks inside that same process (`config.asgi_embedded`), so the round
-close reaches the connected seats. Server and demo players run as child processes;
-Ctrl-C (or SIGTERM) stops them together.
+close reaches the connected seats. Server, demo players and the online demo's robots
+(`play_robots --demo`) run as child processes; Ctrl-C (or SIGTERM) stops them together.
 """
 
 import signal
@@ -33,6 +33,8 @@ class Command(BaseCommand):
         commands = [asgi_server(host=host, port=port)]
         if not no_demo_players and "play_demo" in get_commands():
             commands.append(manage + ["play_demo"])
+        if not no_demo_players and "play_robots" in get_commands():
+            commands.append(manage + robots_command(host=host, port=port))
         children = [subprocess.Popen(cmd) for cmd in commands]
         stopping = False
 
@@ -54,6 +56,18 @@ class Command(BaseCommand):
                     child.wait(timeout=10)
                 except subprocess.TimeoutExpired:
                     child.kill()
+
+
+def robots_command(*, host: str, port: str) -> list[str]:
+    """The online demo's robots, playing through this server's WebSockets."""
+    from tournaments.demo.online import DEMO_CLAIM_AFTER, DEMO_PACE
+
+    near = "127.0.0.1" if host in ("0.0.0.0", "", "::") else host
+    return ["play_robots", "--demo", "--url", f"ws://{near}:{port}", "--pace", DEMO_PACE] + [
+        "--claim-after",
+        str(DEMO_CLAIM_AFTER),
+        "--double-dummy",
+    ]
 
 
 def asgi_server(*, host: str, port: str) -> list[str]:

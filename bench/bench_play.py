@@ -1,0 +1,533 @@
+"""Live tables under load (issue 17.4): N tables × 4 robot clients on WebSockets to the
+real ASGI server (uvicorn, `config.asgi`) with the Redis channel layer and PostgreSQL.
+
+Each scenario builds an online event of 2N pairs (one round of 4 boards), opens its
+round, starts uvicorn (one process, or two sharing Redis, the clients split between
+them), connects the 4N robots (`tournaments.robots.client`, heuristic plans, claims
+after 6 tricks) and lets them play for a bounded window:
+
+- human pace: each seat waits 2–6 s before acting (an action every 2–6 s per table);
+  sizes grow (--sizes) until connections are no longer all held; the largest held and
+  the largest within the 250 ms p99 target are reported; the largest held is run again
+  on two uvicorn processes sharing Redis;
+- saturation: the robots act at once (pace 0); actions per second and the latency then.
+
+Reported per scenario: connections held; latency from an action sent to all four seats
+notified (p50/p95/p99); actions lost, duplicated or out of order (each seat's received
+sequence numbers against each table's stored log, and every action a robot sent
+against the log); cards leaked (a hand or card a seat may not see, checked on every
+message from the deal); server CPU per stored action (uvicorn + PostgreSQL + Redis);
+server memory per connection (uvicorn RSS, connected minus idle).
+
+Loopback only; every scenario is bounded in time (--window). `make bench` runs it with
+small defaults (BENCH_PLAY_SIZES to change them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from datetime import timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import contextlib
+
+from bench.common import print_table, record, setup_django  # noqa: E402
+
+PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
+SEATS = ("N", "E", "S", "W")
+TARGET_P99_MS = 250
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _cpu_of(pid: int) -> float:
+    with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def _rss_of(pid: int) -> int:
+    with open(f"/proc/{pid}/status", encoding="ascii") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def _descendants(root: int) -> list[int]:
+    found = [root]
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="ascii") as f:
+                    parent = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            if parent == root:
+                found.append(int(entry))
+    return found
+
+
+def cpu_of(pids: list[int]) -> float:
+    total = 0.0
+    for root in pids:
+        for pid in _descendants(root):
+            with contextlib.suppress(OSError):
+                total += _cpu_of(pid)
+    return total
+
+
+def _own_cpu() -> float:
+    """CPU seconds of this process: the robots themselves share the two cores."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def postmaster_pid() -> int | None:
+    from django.db import connection
+
+    settings = connection.settings_dict
+    host = settings.get("HOST") or (settings.get("OPTIONS") or {}).get("host") or ""
+    if not host.startswith("/"):
+        return None
+    try:
+        return int(Path(host, "data", "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+# --- the event -------------------------------------------------------------------------
+
+
+def build_event(tables: int, boards: int, tag: str):
+    """An online event of 2×`tables` pairs, round 1 open now: (tournament, tables)."""
+    from django.utils import timezone
+
+    from tournaments.models import PlayMode, Table, Tournament
+    from tournaments.services import clock
+    from tournaments.services.bulk_registration import ensure_players, register_pairs_in_bulk
+
+    now = timezone.now()
+    players = ensure_players([f"bench{i + 1:05d}" for i in range(tables * 4)])
+    tournament = Tournament.objects.create(
+        name=f"Play bench {tag} ({tables} tables)",
+        registration_opens_at=now - timedelta(days=1),
+        start_at=now - timedelta(seconds=1),
+        rounds=1,
+        boards_per_round=boards,
+        round_length=timedelta(hours=2),
+        gap_length=timedelta(0),
+        scoring_method="IMP",
+        play=PlayMode.ONLINE,
+    )
+    register_pairs_in_bulk(tournament=tournament, players=players, at=now - timedelta(hours=1))
+    clock.advance(now=now)
+    seated = list(
+        Table.objects.filter(round__tournament=tournament)
+        .select_related("ns_pair", "ew_pair")
+        .order_by("number")
+    )
+    return tournament, seated
+
+
+def seat_jobs(tournament, tables, tokens: dict[int, str]):
+    import play
+    from simulation.robot import heuristic_plan
+    from tournaments.models import Board
+    from tournaments.online import seats
+    from tournaments.robots.client import BoardJob, SeatJob
+    from tournaments.services.tokens import issue_token
+
+    boards = list(Board.objects.filter(round__tournament=tournament).order_by("number"))
+    plans = {}
+    deals = {}
+    for board in boards:
+        state = play.BoardState.start(board.deal, board.dealer, board.vulnerability)
+        hands = {seat: state.hand_of(seat) for seat in SEATS}
+        plans[board.number] = heuristic_plan(hands)
+        deals[board.number] = {seat: set(cards) for seat, cards in hands.items()}
+    jobs = []
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model().objects.in_bulk(
+        {u for t in tables for u in seats.table_seats(t, set()).values()}
+    )
+    for table in tables:
+        for seat, user_id in seats.table_seats(table, set()).items():
+            if user_id not in tokens:
+                tokens[user_id] = issue_token(user=users[user_id])[1]
+            jobs.append(
+                SeatJob(
+                    table_id=table.pk,
+                    seat=seat,
+                    token=tokens[user_id],
+                    boards=tuple(BoardJob(b.number, b.deal, plans[b.number]) for b in boards),
+                )
+            )
+    return jobs, deals
+
+
+# --- servers ---------------------------------------------------------------------------
+
+
+def start_redis(work: Path) -> tuple[subprocess.Popen, str]:
+    binary = shutil.which("redis-server")
+    if binary is None:
+        sys.exit("bench_play: redis-server is not installed")
+    port = free_port()
+    process = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        + ["--dir", str(work), "--maxclients", "20000"],
+        stdout=subprocess.DEVNULL,
+    )
+    time.sleep(0.5)
+    return process, f"redis://127.0.0.1:{port}/0"
+
+
+def start_uvicorn(port: int, redis: str, log: Path) -> subprocess.Popen:
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.base",
+        "CHANNEL_LAYER_URL": redis,
+        "CELERY_BROKER_URL": "",
+        "DEBUG": "false",
+        "LOG_LEVEL": "WARNING",
+    }
+    command = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1"]
+    command += ["--port", str(port), "--lifespan", "off", "--no-access-log", "--log-level"]
+    command += ["warning", "--backlog", "8192", "--ws-max-queue", "64"]
+    return subprocess.Popen(command, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
+
+
+def wait_listening(port: int, process: subprocess.Popen) -> None:
+    import socket
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            sys.exit("bench_play: uvicorn exited")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.2)
+    sys.exit("bench_play: uvicorn did not listen")
+
+
+# --- the robots and what they saw ------------------------------------------------------
+
+
+class Watch:
+    """Everything the robots sent and received, checked as it arrives."""
+
+    def __init__(self, deals):
+        self.deals = deals
+        self.sent: dict[tuple, tuple[float, dict]] = {}  # (table, board, seq) -> (t, msg)
+        self.seen: dict[tuple, dict[str, float]] = defaultdict(dict)  # (t, b, seq) -> seat->t
+        # (table, board, seat) -> the seqs of each connection (a snapshot starts one)
+        self.received: dict[tuple, list[list[int]]] = defaultdict(list)
+        self.refused = 0
+        self.reconnects = 0
+        self.leaks = 0
+        self.messages = 0
+
+    def observer(self, table_id: int):
+        def observe(event: str, seat: str, data: dict, at: float) -> None:
+            self.messages += 1
+            kind = data.get("type")
+            board = data.get("board")
+            if kind == "error" and "view" in data:
+                self.refused += 1
+            if kind == "snapshot" and self.received.get((table_id, board, seat)):
+                self.reconnects += 1  # this seat's socket for this board dropped
+            if kind in ("snapshot", "view"):
+                connections = self.received[table_id, board, seat]
+                if kind == "snapshot" or not connections:
+                    connections.append([])
+                connections[-1].append(data["seq"])
+                if kind == "view":
+                    self.seen[table_id, board, data["seq"]][seat] = at
+            view = data.get("view")
+            if view is not None and board is not None:
+                self.leaks += self._leaked(seat, board, view)
+
+        return observe
+
+    def _leaked(self, seat: str, board: int, view: dict) -> int:
+        """Cards shown that `seat` may not see now: a hand other than its own, dummy's
+        after the opening lead, or all four once over; legal cards not its to play."""
+        deal = self.deals[board]
+        allowed = set(deal[seat])
+        if view["play"] and view["declarer"]:
+            allowed |= deal[PARTNER[view["declarer"]]]
+        if view["over"]:
+            allowed = set().union(*deal.values())
+        shown = {card for cards in view["hands"].values() for card in cards}
+        shown |= {c for c in view.get("legal", []) if len(c) == 2 and c[0] in "SHDC"}
+        return len(shown - allowed - {e["card"] for e in view["play"]})
+
+
+async def run_robots(jobs, watch: Watch, ports: list[int], pace, window: float, claim_after):
+    from tournaments.robots.client import play_seat
+
+    rng = random.Random(17)
+    connected = 0
+    refused = 0
+
+    async def one(job, port):
+        nonlocal connected, refused
+        observe = watch.observer(job.table_id)
+
+        def observer(event, seat, data, at):
+            if event == "message" and data.get("type") == "snapshot" and not joined:
+                nonlocal connected
+                connected += 1  # this seat is in (a reconnection does not count again)
+                joined.append(True)
+            if event == "sent":
+                watch.sent[job.table_id, current[0], data["seq"]] = (at, data)
+                return
+            if data.get("board"):
+                current[0] = data["board"]
+            observe(event, seat, data, at)
+
+        current = [1]
+        joined: list[bool] = []
+        try:
+            return await play_seat(
+                job,
+                base=f"ws://127.0.0.1:{port}",
+                pace=pace,
+                rng=random.Random(rng.random()),
+                claim_after=claim_after,
+                observer=observer,
+                timeout=window + 60,
+            )
+        except Exception as error:  # a refused or dropped connection
+            refused += 1
+            return f"error {error!r}"
+
+    tasks = []
+    began = time.monotonic()
+    for i, job in enumerate(jobs):
+        tasks.append(asyncio.create_task(one(job, ports[(i // 2) % len(ports)])))
+        if i % 50 == 49:
+            await asyncio.sleep(0.05)  # connect in waves, as people arrive
+    # Wait for everyone to connect (bounded), then the window of play.
+    deadline = time.monotonic() + max(60.0, len(jobs) / 40)
+    while connected < len(jobs) and time.monotonic() < deadline:
+        await asyncio.sleep(0.5)
+    connect_seconds = time.monotonic() - began
+    held_at_start = connected
+    await asyncio.sleep(window)
+    for task in tasks:
+        task.cancel()
+    outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+    errors = sum(1 for o in outcomes if isinstance(o, str) and o.startswith("error"))
+    return held_at_start, connect_seconds, errors + refused
+
+
+def check(watch: Watch, tournament, tables) -> dict:
+    """Lost, duplicated, out-of-order actions: every seat's received seqs against the
+    stored log, and every sent action against the log."""
+    from tournaments.models import PlayAction
+
+    log: dict[tuple, dict[int, PlayAction]] = defaultdict(dict)
+    for row in PlayAction.objects.filter(table__in=tables).select_related("board"):
+        log[row.table_id, row.board.number][row.seq] = row
+    lost = duplicated = disorder = 0
+    for (table_id, board, _seat), per_connection in watch.received.items():
+        for seqs in per_connection:  # within one connection: once each, in order
+            if len(seqs) != len(set(seqs)):
+                duplicated += len(seqs) - len(set(seqs))
+            if seqs != sorted(seqs):
+                disorder += 1
+        stored = log.get((table_id, board), {})
+        first = per_connection[0][0] if per_connection and per_connection[0] else 0
+        seen = {seq for seqs in per_connection for seq in seqs}
+        for seqs in per_connection[1:]:  # a reconnection's snapshot holds all before it
+            seen |= set(range(1, seqs[0] + 1)) if seqs else set()
+        last = max(stored, default=0)
+        # Every stored action after the first snapshot reached the seat (a message still
+        # in flight when the window closed is not counted lost).
+        if seen and max(seen) >= last:
+            lost += len(set(range(first + 1, last + 1)) - seen)
+    sent_lost = 0
+    for (table_id, board, seq), (_at, message) in watch.sent.items():
+        row = log.get((table_id, board), {}).get(seq)
+        if row is None:
+            continue  # refused (stale, or the window closed): answered with an error
+        kind = message["action"]
+        if row.kind != kind:
+            continue  # another seat's action took that seq: this one was refused
+        if kind == "card" and row.card != message["card"]:
+            sent_lost += 1
+    stored_total = sum(len(v) for v in log.values())
+    return {
+        "stored": stored_total,
+        "lost": lost + sent_lost,
+        "duplicated": duplicated,
+        "out_of_order": disorder,
+    }
+
+
+def latencies(watch: Watch) -> list[float]:
+    found = []
+    for key, (at, _message) in watch.sent.items():
+        seen = watch.seen.get(key)
+        if seen and len(seen) == 4:
+            found.append(max(seen.values()) - at)
+    return found
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))] * 1000
+
+
+def scenario(label, tables, processes, pace, window, work: Path, redis: str, tokens) -> dict:
+    from django.db import connections
+
+    from tournaments.robots.client import Pace
+
+    tournament, seated = build_event(tables, 4, label)
+    jobs, deals = seat_jobs(tournament, seated, tokens)
+    connections.close_all()
+    ports = [free_port() for _ in range(processes)]
+    servers = [start_uvicorn(p, redis, work / f"uvicorn-{label}-{p}.log") for p in ports]
+    try:
+        for port, server in zip(ports, servers, strict=True):
+            wait_listening(port, server)
+        time.sleep(1)
+        postmaster = postmaster_pid()
+        roots = [s.pid for s in servers] + ([postmaster] if postmaster else [])
+        idle_rss = sum(_rss_of(s.pid) for s in servers)
+        watch = Watch(deals)
+        cpu_before = cpu_of(roots)
+        own_before = _own_cpu()
+        began = time.monotonic()
+        held, connect_s, failures = asyncio.run(
+            run_robots(jobs, watch, ports, Pace(*pace), window, claim_after=6)
+        )
+        wall = time.monotonic() - began
+        cpu = cpu_of(roots) - cpu_before
+        own = _own_cpu() - own_before
+        busy_rss = max(sum(_rss_of(s.pid) for s in servers), idle_rss)
+    finally:
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    checked = check(watch, tournament, seated)
+    lat = latencies(watch)
+    row = {
+        "scenario": label,
+        "tables": tables,
+        "processes": processes,
+        "pace": f"{pace[0]:g}-{pace[1]:g}s",
+        "connections": len(jobs),
+        "held": held,
+        "failures": failures,
+        "reconnects": watch.reconnects,
+        "connect_s": round(connect_s, 1),
+        "actions": checked["stored"],
+        "actions_per_s": round(checked["stored"] / wall, 1),
+        "p50_ms": round(percentile(lat, 50), 1),
+        "p95_ms": round(percentile(lat, 95), 1),
+        "p99_ms": round(percentile(lat, 99), 1),
+        "lost": checked["lost"],
+        "duplicated": checked["duplicated"],
+        "out_of_order": checked["out_of_order"],
+        "refused": watch.refused,
+        "leaked": watch.leaks,
+        "cpu_ms_per_action": round(1000 * cpu / max(checked["stored"], 1), 1),
+        "robots_cpu_ms_per_action": round(1000 * own / max(checked["stored"], 1), 1),
+        "kb_per_connection": round((busy_rss - idle_rss) / 1024 / max(held, 1), 1),
+    }
+    record("play", **row)
+    return row
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sizes = os.environ.get("BENCH_PLAY_SIZES", "50,200,500,1000")
+    parser.add_argument("--sizes", default=sizes, help="tables per human-pace step")
+    parser.add_argument(
+        "--window", type=float, default=float(os.environ.get("BENCH_PLAY_WINDOW", 60))
+    )
+    parser.add_argument("--saturation-tables", type=int, default=0, help="0: the largest that held")
+    args = parser.parse_args()
+    setup_django()
+    import tempfile
+
+    work = Path(tempfile.mkdtemp(prefix="benchplay."))
+    redis_process, redis = start_redis(work)
+    tokens: dict[int, str] = {}
+    rows = []
+    try:
+        largest = within = 0
+        for size in [int(s) for s in args.sizes.split(",") if s.strip()]:
+            row = scenario("human", size, 1, (2.0, 6.0), args.window, work, redis, tokens)
+            rows.append(row)
+            print_row(row)
+            if row["held"] != row["connections"] or row["failures"]:
+                break  # connections no longer held: the size is past what works
+            largest = size
+            if row["p99_ms"] <= TARGET_P99_MS:
+                within = size
+        top = largest or int(args.sizes.split(",")[0])
+        row = scenario("human-2proc", top, 2, (2.0, 6.0), args.window, work, redis, tokens)
+        rows.append(row)
+        print_row(row)
+        sat = args.saturation_tables or min(max(top // 4, 10), 100)
+        for processes in (1, 2):
+            row = scenario(f"saturation-{processes}proc", sat, processes, (0.0, 0.0),
+                           args.window / 2, work, redis, tokens)  # fmt: skip
+            rows.append(row)
+            print_row(row)
+        print()
+        print(f"largest size at human pace with every connection held: {largest} tables")
+        print(f"largest size at human pace with p99 <= {TARGET_P99_MS} ms: {within} tables")
+    finally:
+        redis_process.terminate()
+        redis_process.wait(timeout=10)
+    headers = ["scenario", "tables", "held", "actions/s", "p50", "p95", "p99", "lost", "dup",
+               "order", "leaked", "cpu ms/act", "KB/conn"]  # fmt: skip
+    print_table(
+        headers,
+        [
+            [r["scenario"], r["tables"], f"{r['held']}/{r['connections']}", r["actions_per_s"],
+             r["p50_ms"], r["p95_ms"], r["p99_ms"], r["lost"], r["duplicated"],
+             r["out_of_order"], r["leaked"], r["cpu_ms_per_action"], r["kb_per_connection"]]
+            for r in rows
+        ],
+    )  # fmt: skip
+
+
+def print_row(row: dict) -> None:
+    print(" ".join(f"{k}={v}" for k, v in row.items()), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,236 @@
+"""One robot in one seat: a WebSocket client of the live table server (no database).
+
+It opens board after board of its table's round (docs/PLAY_PROTOCOL.md: one socket per
+seat and board), keeps the view with the highest ``seq``, and when its seat is to act
+(or to answer a claim) sends `simulation.robot`'s action after a pause drawn from
+``pace``. A refused action comes back with the current view, from which it plays on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from urllib.parse import quote
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from simulation.robot import Plan, next_action, state_from_view
+
+# How a seat's run ended.
+DONE, CLOSED, GAVE_UP, REFUSED = "done", "closed", "gave_up", "refused"
+
+
+@dataclass(frozen=True)
+class BoardJob:
+    number: int
+    deal: str  # PBN: the robot knows all four hands
+    plan: Plan
+
+
+@dataclass(frozen=True)
+class SeatJob:
+    table_id: int
+    seat: str
+    token: str
+    boards: tuple[BoardJob, ...]
+
+
+@dataclass(frozen=True)
+class Pace:
+    """Seconds a robot waits before each action: uniform in [low, high]."""
+
+    low: float = 0.0
+    high: float = 0.0
+
+    def delay(self, rng: random.Random) -> float:
+        return rng.uniform(self.low, self.high) if self.high > 0 else 0.0
+
+
+# An observer hears (event, seat, data, monotonic time): "sent" (the action), "message"
+# (each message received). The benchmark records both.
+Observer = Callable[[str, str, dict, float], None]
+
+
+@dataclass
+class _Board:
+    view: dict | None = None
+    seq: int = -1
+    sent: set[int] = field(default_factory=set)
+    claimed_at: set[int] = field(default_factory=set)
+    errors: int = 0
+
+
+def board_url(base: str, table_id: int, number: int, token: str) -> str:
+    return f"{base}/ws/tables/{table_id}/boards/{number}/?token={quote(token)}"
+
+
+async def play_seat(
+    job: SeatJob,
+    *,
+    base: str,
+    pace: Pace = Pace(),
+    rng: random.Random | None = None,
+    claim_after: int | None = None,
+    observer: Observer | None = None,
+    timeout: float = 600.0,
+    double_dummy: bool = False,
+) -> str:
+    """Play `job`'s boards in order; DONE when all are over at the table, CLOSED at the
+    bell, GAVE_UP when someone else acted from this seat, REFUSED if the server would
+    not let this seat in (the close code's 44xx). With `double_dummy` the cards are the
+    solver's (`tournaments.double_dummy.best_cards`, in a worker thread)."""
+    rng = rng or random.Random()
+    for board in job.boards:
+        for _attempt in range(5):  # a dropped connection: reconnect, the snapshot resumes
+            try:
+                outcome = await _play_board(
+                    job, board, base, pace, rng, claim_after, observer, timeout, double_dummy
+                )
+                break
+            except ConnectionClosed as closed:
+                code = closed.rcvd.code if closed.rcvd else None
+                if code is not None and 4400 <= code < 4500:
+                    return REFUSED
+                await asyncio.sleep(0.5)
+            except OSError:
+                await asyncio.sleep(1)
+        else:
+            return REFUSED
+        if outcome != DONE:
+            return outcome
+    return DONE
+
+
+async def _play_board(
+    job, board, base, pace, rng, claim_after, observer, timeout, double_dummy
+) -> str:
+    loop = asyncio.get_running_loop()
+    state = _Board()
+    act_at: float | None = None
+    give_up_by = loop.time() + timeout
+    async with connect(board_url(base, job.table_id, board.number, job.token)) as ws:
+        while True:
+            wait = None if act_at is None else max(0.0, act_at - loop.time())
+            if wait is None:
+                wait = max(0.0, give_up_by - loop.time())
+            try:
+                raw = await asyncio.wait_for(ws.recv(), wait)
+            except TimeoutError:
+                if act_at is None:
+                    return CLOSED  # nothing heard for `timeout`: stop waiting
+                act_at = None
+                await _send(ws, job, board, state, claim_after, observer, double_dummy)
+                continue
+            message = json.loads(raw)
+            if observer is not None:
+                observer("message", job.seat, message, time.monotonic())
+            kind = message.get("type")
+            if kind == "round_closed":
+                return CLOSED
+            if kind == "error" and "view" not in message:
+                continue  # refused at the handshake: the close follows
+            if kind == "error":
+                state.errors += 1
+                current = state.view["next_seq"] if state.view else 0
+                if message["view"]["next_seq"] >= current:
+                    # Never older than the view already held (a view message for a
+                    # later action may have come first): no resend of a stored action.
+                    state.view = message["view"]
+                    state.seq = max(state.seq, message["view"]["next_seq"] - 1)
+            elif kind in ("snapshot", "view"):
+                if message["seq"] <= state.seq:
+                    continue
+                if (
+                    kind == "view"
+                    and message["seq"] not in state.sent
+                    and _acted_from(job.seat, state.view, message["view"])
+                ):
+                    return GAVE_UP  # someone else acted from this seat: a person took it
+                state.seq, state.view = message["seq"], message["view"]
+            else:
+                continue
+            view = state.view
+            if view is None:
+                continue
+            if view["over"]:
+                return DONE
+            action = _action(board, job.seat, view, state, claim_after)
+            if action is None:
+                act_at = None
+                continue
+            delay = pace.delay(rng) if state.errors < 3 else 1.0
+            act_at = loop.time() + delay
+            if state.errors >= 3:
+                state.errors = 0
+
+
+def _acted_from(seat: str, before: dict | None, after: dict) -> bool:
+    """Whether the call or card that turned `before` into `after` came from `seat`."""
+    if before is None:
+        return False
+    if len(after["auction"]) > len(before["auction"]):
+        return after["auction"][-1]["seat"] == seat
+    if len(after["play"]) > len(before["play"]):
+        played = after["play"][-1]["seat"]
+        declarer = after["declarer"]
+        dummy = {"N": "S", "S": "N", "E": "W", "W": "E"}.get(declarer or "")
+        return (declarer if played == dummy else played) == seat
+    return False
+
+
+def _action(
+    board: BoardJob, seat: str, view: dict, state: _Board, claim_after, best=None
+) -> dict | None:
+    claim = view.get("claim")
+    if not view.get("legal") and not (claim and seat in claim.get("awaiting", ())):
+        return None  # not this seat's turn: no need to rebuild the board
+    board_state = state_from_view(board.deal, view)
+    tricks = len(board_state.tricks)
+    may_claim = claim_after if tricks not in state.claimed_at else None
+    return next_action(
+        board_state, seat, board.plan, claim=view.get("claim"), claim_after=may_claim, best=best
+    )
+
+
+def _best_cards(deal: str, view: dict) -> list[str] | None:
+    """The solver's cards for the hand to play (None if it fails: the rule of thumb)."""
+    from tournaments import double_dummy
+
+    try:
+        board = state_from_view(deal, view)
+        trick = board.current_trick
+        contract = board.contract
+        if trick is None or contract is None:
+            return None
+        hands = {seat: list(board.hand_of(seat)) for seat in ("N", "E", "S", "W")}
+        return double_dummy.best_cards(hands, contract.strain, trick.leader, trick.cards)
+    except Exception:  # the solver is a help, never a reason to stop playing
+        return None
+
+
+async def _send(
+    ws, job: SeatJob, board: BoardJob, state: _Board, claim_after, observer, double_dummy=False
+) -> None:
+    view = state.view
+    if view is None or view["over"]:
+        return
+    action = _action(board, job.seat, view, state, claim_after)
+    if action is None:
+        return
+    if double_dummy and action["type"] == "card" and len(view["legal"]) > 1:
+        best = await asyncio.to_thread(_best_cards, board.deal, view)
+        if best:
+            action = _action(board, job.seat, view, state, claim_after, best) or action
+    seq = view["next_seq"]
+    if action["type"] == "claim":
+        state.claimed_at.add(len(view["play"]) // 4)
+    message = {"type": "action", "seq": seq, "action": action.pop("type"), **action}
+    state.sent.add(seq)
+    if observer is not None:
+        observer("sent", job.seat, message, time.monotonic())
+    await ws.send(json.dumps(message))

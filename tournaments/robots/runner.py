@@ -1,0 +1,236 @@
+"""The robots of whole tournaments: every robot-driven seat of each open round, round
+after round, each seat a `client.play_seat` task (see the package's docstring for
+which seats robots take and how a person takes theirs back).
+
+The database is read in worker threads (`asyncio.to_thread`), once a second: the open
+rounds, their tables' seats and boards, who logged in. The plans (the contract each
+table's robots bid toward) are drawn near the double-dummy par of each deal
+(`simulation.robot.plan_of`, through the one locked solver) or, with ``heuristic``,
+from points and fits alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.contrib.auth import get_user_model
+from django.db import close_old_connections, connections
+from django.utils import timezone
+
+from simulation.robot import Plan, heuristic_plan, plan_of
+
+from ..deals import hands_of
+from ..models import Board, PlayMode, Round, RoundStatus, Table, Tournament, TournamentStatus
+from ..online import seats
+from ..services.simulator import board_facts
+from ..services.tokens import issue_token
+from .client import CLOSED, DONE, GAVE_UP, BoardJob, Pace, SeatJob, play_seat
+
+logger = logging.getLogger("tournaments.robots")
+
+# A player who logged in since the robots started holds their seats this long after
+# the login (a robot takes an empty seat again after that).
+HUMAN_HOLDS = timedelta(minutes=30)
+
+
+@dataclass(frozen=True)
+class Options:
+    base: str = "ws://127.0.0.1:8000"
+    pace: Pace = Pace(2.0, 6.0)
+    claim_after: int | None = None
+    heuristic: bool = False
+    poll: float = 1.0
+    names: tuple[str, ...] = ()  # only tournaments of these names (the demo's)
+    double_dummy: bool = False  # cards from the solver (the demo), not the rule of thumb
+
+
+@dataclass(frozen=True)
+class _Seat:
+    job: SeatJob
+    user_id: int
+
+
+def _plans(round: Round, tables: list[Table], boards: list[Board], heuristic: bool):
+    facts = {} if heuristic else board_facts(boards)
+    plans: dict[tuple[int, int], Plan] = {}
+    for board in boards:
+        for table in tables:
+            if heuristic:
+                hands = hands_of(board.deal)
+                plans[table.pk, board.number] = heuristic_plan(
+                    {
+                        seat: [suit + rank for suit, ranks in hand.items() for rank in ranks]
+                        for seat, hand in hands.items()
+                    }  # fmt: skip
+                )
+            else:
+                rng = random.Random(f"{board.pk}-{table.pk}")
+                plans[table.pk, board.number] = plan_of(facts[board.pk], rng)
+    return plans
+
+
+def open_seats(
+    *,
+    tournament_ids: Iterable[int] | None,
+    since: datetime,
+    tokens: dict[int, str],
+    heuristic: bool,
+    plan_cache: dict,
+    names: tuple[str, ...] = (),
+    now: datetime | None = None,
+) -> list[_Seat]:
+    """The robot-driven seats of the open rounds: their players have not logged in
+    since `since`. `tournament_ids` None: every running online tournament."""
+    close_old_connections()
+    rounds = Round.objects.filter(
+        status=RoundStatus.OPEN,
+        tournament__play=PlayMode.ONLINE,
+        tournament__status=TournamentStatus.RUNNING,
+    )
+    if tournament_ids is not None:
+        rounds = rounds.filter(tournament_id__in=list(tournament_ids))
+    if names:
+        rounds = rounds.filter(tournament__name__in=names)
+    # A player holds their seat for a while after logging in; then robots may take it.
+    taken_after = max(since, (now or timezone.now()) - HUMAN_HOLDS)
+    found: list[_Seat] = []
+    users = get_user_model()
+    for round in rounds:
+        tables = list(Table.objects.filter(round=round).select_related("ns_pair", "ew_pair"))
+        boards = list(Board.objects.filter(round=round).order_by("number"))
+        if round.pk not in plan_cache:
+            plan_cache[round.pk] = _plans(round, tables, boards, heuristic)
+        plans = plan_cache[round.pk]
+        seated = {table.pk: seats.table_seats(table) for table in tables}
+        people = users.objects.in_bulk({u for s in seated.values() for u in s.values()})
+        for table in tables:
+            for seat, user_id in seated[table.pk].items():
+                user = people[user_id]
+                if user.last_login is not None and user.last_login > taken_after:
+                    continue  # a person logged in: the seat is theirs
+                if user_id not in tokens:
+                    tokens[user_id] = issue_token(user=user)[1]
+                job = SeatJob(
+                    table_id=table.pk,
+                    seat=seat,
+                    token=tokens[user_id],
+                    boards=tuple(
+                        BoardJob(b.number, b.deal, plans[table.pk, b.number]) for b in boards
+                    ),
+                )
+                found.append(_Seat(job, user_id))
+    return found
+
+
+def _all_finished(tournament_ids: Iterable[int]) -> bool:
+    close_old_connections()
+    return (
+        not Tournament.objects.filter(pk__in=list(tournament_ids))
+        .exclude(status=TournamentStatus.FINISHED)
+        .exists()
+    )
+
+
+def _closing(function: Callable, /, *args, **kwargs):
+    """`function` in a worker thread, its database connection closed after (the
+    threads are the event loop's, which Django's request cycle never cleans)."""
+    try:
+        return function(*args, **kwargs)
+    finally:
+        connections.close_all()
+
+
+async def drive(
+    *,
+    tournament_ids: list[int] | None,
+    options: Options,
+    stop: asyncio.Event,
+    log: Callable[[str], None] = logger.info,
+    until_finished: bool = False,
+    before_poll: Callable[[], object] | None = None,
+) -> dict[str, int]:
+    """Run the robots until `stop` is set (or, with `until_finished`, until the chosen
+    tournaments are over). `before_poll` runs in a worker thread before each look at
+    the open rounds (the demo starts its next event there). Answers how the seats'
+    runs ended, counted by outcome."""
+    since = timezone.now()
+    tokens: dict[int, str] = {}
+    plan_cache: dict = {}
+    tasks: dict[tuple[int, str], asyncio.Task] = {}
+    counts: dict[str, int] = {}
+    rng = random.Random()
+    try:
+        while not stop.is_set():
+            if before_poll is not None:
+                try:
+                    await asyncio.to_thread(_closing, before_poll)
+                except Exception:
+                    logger.exception("robots: the hook before the poll failed")
+            try:
+                wanted = await asyncio.to_thread(
+                    _closing,
+                    open_seats,
+                    tournament_ids=tournament_ids,
+                    since=since,
+                    tokens=tokens,
+                    heuristic=options.heuristic,
+                    plan_cache=plan_cache,
+                    names=options.names,
+                )
+            except Exception:  # keep driving; the next poll retries
+                logger.exception("robots: reading the open rounds failed")
+                wanted = None
+            if wanted is not None:
+                keys = {(s.job.table_id, s.job.seat): s for s in wanted}
+                for key, seat in keys.items():
+                    if key not in tasks:
+                        tasks[key] = asyncio.create_task(
+                            play_seat(
+                                seat.job,
+                                base=options.base,
+                                pace=options.pace,
+                                rng=random.Random(rng.random()),
+                                claim_after=options.claim_after,
+                                double_dummy=options.double_dummy,
+                            )
+                        )
+                for key, task in tasks.items():
+                    if key not in keys and not task.done():
+                        task.cancel()  # the player logged in, or the round closed
+                        log(f"robot leaves table {key[0]} seat {key[1]}")
+            for key, task in list(tasks.items()):
+                if task.done() and not getattr(task, "_counted", False):
+                    task._counted = True  # type: ignore[attr-defined]
+                    outcome = "cancelled" if task.cancelled() else _outcome(task)
+                    counts[outcome] = counts.get(outcome, 0) + 1
+                    if outcome not in (DONE, CLOSED, "cancelled"):
+                        log(f"robot at table {key[0]} seat {key[1]}: {outcome}")
+                    if outcome == GAVE_UP:
+                        log(f"robot gives table {key[0]} seat {key[1]} up to its player")
+            if (
+                until_finished
+                and tournament_ids is not None
+                and await asyncio.to_thread(_closing, _all_finished, tournament_ids)
+            ):
+                break
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), options.poll)
+    finally:
+        for task in tasks.values():
+            task.cancel()
+        await asyncio.gather(*tasks.values(), return_exceptions=True)
+    return counts
+
+
+def _outcome(task: asyncio.Task) -> str:
+    error = task.exception()
+    if error is not None:
+        logger.error("robot failed: %r", error)
+        return f"error: {error!r}"
+    return task.result()

@@ -17,7 +17,7 @@ from tournaments.services.permissions import directors_group
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+    pytest.mark.django_db(transaction=True),
 ]
 
 PASSWORD = "a-Long-pass-4321"

@@ -14,7 +14,6 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from urllib.parse import quote
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
@@ -65,8 +64,13 @@ class _Board:
     errors: int = 0
 
 
-def board_url(base: str, table_id: int, number: int, token: str) -> str:
-    return f"{base}/ws/tables/{table_id}/boards/{number}/?token={quote(token)}"
+def board_url(base: str, table_id: int, number: int) -> str:
+    return f"{base}/ws/tables/{table_id}/boards/{number}/"
+
+
+def auth_headers(token: str) -> dict[str, str]:
+    # The key goes in a header, never in the URL: servers and proxies log URLs.
+    return {"Authorization": f"Bearer {token}"}
 
 
 async def play_seat(
@@ -113,7 +117,9 @@ async def _play_board(
     state = _Board()
     act_at: float | None = None
     give_up_by = loop.time() + timeout
-    async with connect(board_url(base, job.table_id, board.number, job.token)) as ws:
+    async with connect(
+        board_url(base, job.table_id, board.number), additional_headers=auth_headers(job.token)
+    ) as ws:
         while True:
             wait = None if act_at is None else max(0.0, act_at - loop.time())
             if wait is None:

@@ -109,13 +109,13 @@ def _finished(states: list[str]) -> bool:
     return all(s in (CONFIRMED, CUT_OFF) for s in states)
 
 
-def _side_fields(side: str) -> tuple[str, ...]:
+def _side_fields() -> tuple[str, ...]:
     return (
-        f"{side}__registration_no",
-        f"{side}__player1__username",
-        f"{side}__player1__profile__display_name",
-        f"{side}__player2__username",
-        f"{side}__player2__profile__display_name",
+        "registration_no",
+        "player1__username",
+        "player1__profile__display_name",
+        "player2__username",
+        "player2__profile__display_name",
     )
 
 
@@ -142,7 +142,13 @@ def round_progress(
         return RoundProgress(round=None)
     boards = dict(Board.objects.filter(round=round).values_list("id", "number"))
     numbers = tuple(sorted(boards.values()))
-    tables = list(Table.objects.filter(round=round).order_by("number").values_list("id", "number"))
+    seating = list(
+        Table.objects.filter(round=round)
+        .order_by("number")
+        .values_list("id", "number", "ns_pair_id", "ew_pair_id")
+    )
+    tables = [(table_id, number) for table_id, number, _ns, _ew in seating]
+    seated = {table_id: (ns, ew) for table_id, _number, ns, ew in seating}
     states: dict[tuple[int, int], str] = {}
     for (
         table_id,
@@ -176,11 +182,18 @@ def round_progress(
     except (TypeError, ValueError):
         number = 1
     chosen = listed[(number - 1) * TABLES_PER_PAGE : number * TABLES_PER_PAGE]
-    names = {
-        table_id: (_side_label(*sides[:5]), _side_label(*sides[5:]))
-        for table_id, *sides in Table.objects.filter(pk__in=[t[0] for t in chosen]).values_list(
-            "id", *_side_fields("ns_pair"), *_side_fields("ew_pair")
+    # The names in their own short query: a table joined to both pairs, their four
+    # players and profiles is twelve relations, past where PostgreSQL plans quickly.
+    pair_ids = {pair_id for table_id, _number in chosen for pair_id in seated[table_id]}
+    labels = {
+        pair_id: _side_label(*fields)
+        for pair_id, *fields in Pair.objects.filter(pk__in=pair_ids).values_list(
+            "id", *_side_fields()
         )
+    }
+    names = {
+        table_id: (labels[seated[table_id][0]], labels[seated[table_id][1]])
+        for table_id, _number in chosen
     }
     rows = tuple(
         ProgressRow(

@@ -110,7 +110,7 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
             await self.refuse(str(error), _close_code(error))
             return
         self.watching = True
-        await self.send_view("snapshot", view, _view_seq(view))
+        await self.send_view("snapshot", view)
 
     async def disconnect(self, code):
         await self.leave()
@@ -127,8 +127,14 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
     async def current_view(self) -> dict:
         return await _board_view(table=self.table, board_number=self.board_number, user=self.user)
 
-    async def send_view(self, kind: str, view: dict, seq: int, **extra):
-        self.last_seq = seq if self.last_seq is None else max(self.last_seq, seq)
+    async def send_view(self, kind: str, view: dict, **extra):
+        # A view is labelled with the last action it holds, and a connection never gets
+        # a state it already has: an event overtaken by a later view (another process
+        # answered first) is dropped here, so seq strictly increases per connection.
+        seq = _view_seq(view)
+        if kind != "snapshot" and self.last_seq is not None and seq <= self.last_seq:
+            return
+        self.last_seq = seq
         await self.send_json(
             {"type": kind, "board": self.board_number, "seq": seq, "view": view, **extra}
         )
@@ -150,7 +156,7 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
         except ServiceError as error:
             await self.send_error(str(error))
             return
-        await self.send_view("view", view, _view_seq(view))
+        await self.send_view("view", view)
 
     async def decode_json(self, text_data):
         try:
@@ -185,7 +191,7 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
             await self.leave()
             await self.refuse(str(error), _close_code(error))
             return
-        await self.send_view("view", view, seq)
+        await self.send_view("view", view)
 
     async def round_closed(self, event):
         """The bell: the board is cut off if unfinished; say so, and where to sit next."""

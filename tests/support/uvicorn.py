@@ -8,21 +8,8 @@ import socket
 import subprocess
 import sys
 import time
-from urllib.parse import urlsplit, urlunsplit
 
-from django.db import connection
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def worker_database_url() -> str:
-    """The test database, for a child process."""
-    parts = urlsplit(os.environ["DATABASE_URL"])
-    return urlunsplit(parts._replace(path="/" + connection.settings_dict["NAME"]))
+from tests.support.servers import free_port, stop, worker_database_url  # noqa: F401  (re-exported)
 
 
 def start_server(
@@ -60,13 +47,3 @@ def wait_until_listening(port: int, server: subprocess.Popen, log_path) -> None:
         except OSError:
             time.sleep(0.1)
     raise AssertionError(f"server on {port} did not start:\n{log_path.read_text()[-3000:]}")
-
-
-def stop(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)

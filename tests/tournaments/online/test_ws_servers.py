@@ -6,11 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
 from datetime import timedelta
 
 import pytest
@@ -26,40 +21,11 @@ from tests.support.online_ws import (
     seated_users,
     token_of,
 )
-from tests.support.servers import free_port, stop, worker_database_url
+from tests.support.servers import free_port, stop
+from tests.support.uvicorn import start_server, wait_until_listening
 from tournaments.models import BoardResult, PlayAction, Round
 
 TIMEOUT = 20
-
-
-def start_server(
-    *, port: int, redis: str, log, app: str = "config.asgi:application", lifespan: str = "off"
-) -> subprocess.Popen:
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings.test",
-        "DATABASE_URL": worker_database_url(),
-        # Empty: the in-memory channel layer, as `make run` has it.
-        "CHANNEL_LAYER_URL": redis,
-        "CELERY_BROKER_URL": "",
-        "REDIS_URL": "",
-    }
-    command = [sys.executable, "-m", "uvicorn", app]
-    command += ["--host", "127.0.0.1", "--port", str(port), "--lifespan", lifespan]
-    return subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
-
-
-def wait_until_listening(port: int, server: subprocess.Popen, log_path) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            break
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise AssertionError(f"server on {port} did not start:\n{log_path.read_text()[-3000:]}")
 
 
 @pytest.mark.redis

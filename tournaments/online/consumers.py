@@ -2,10 +2,12 @@
 
 `ws/tables/<table_id>/boards/<n>/`, or with the table named as the HTTP API names it,
 `ws/tournaments/<id>/rounds/<r>/tables/<t>/boards/<n>/` — a seat, an organiser
-watching, or (after the round closed) anyone. The consumer stays thin: every view is
+watching, or (after the round closed) anyone. The consumer stays thin: the snapshot is
 `services.board_view` built for THIS connection's user on the server, every action goes
-through `services.act`; the channel layer only carries "action s of board n is stored"
-to the table's group, never a card, so nothing one seat may not see can travel to it.
+through `services.act`, and after an action the table's group carries the new views
+built once by `act` (`events.views_stored`); each socket sends on only the one its user
+may see — their seat's as the message names the seats, an organiser's watching view, or
+none (then it asks `board_view`, which refuses whoever may not watch).
 
 Per connection, the messages carrying a view have strictly increasing `seq` (the number
 of the last action they announce): the reply to the seat's own action and the group's
@@ -21,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from ..errors import NotAllowed, NotFound, ServiceError
 from . import live_reads, services
+from .views import WATCHER
 from .ws_auth import TOKEN_REFUSAL
 
 # Close codes (4000–4999 are the application's): the number says why, an "error"
@@ -79,6 +82,7 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
 
     table = None
     watching = False  # True once the snapshot was sent: only then do events flow
+    sees_all = False  # not seated: an organiser watching (or anyone once the round closed)
     last_seq: int | None = None
 
     @property
@@ -110,6 +114,7 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
             await self.refuse(str(error), _close_code(error))
             return
         self.watching = True
+        self.sees_all = view["seat"] is None
         await self.send_view("snapshot", view)
 
     async def disconnect(self, code):
@@ -178,20 +183,33 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
 
     # From the table's group ------------------------------------------------------
 
-    async def table_event(self, event):
+    async def table_views(self, event):
         """Action `seq` of board `board` is stored: send THIS user's view of it."""
         if not self.watching or event.get("board") != self.board_number:
             return
         seq = int(event["seq"])
         if self.last_seq is not None and seq <= self.last_seq:
             return
-        try:
-            view = await self.current_view()
-        except ServiceError as error:
-            await self.leave()
-            await self.refuse(str(error), _close_code(error))
-            return
+        view = self.own_view(event)
+        if view is None:
+            # Not seated and not watching as an organiser: the service decides (and
+            # refuses whoever may not watch yet).
+            try:
+                view = await self.current_view()
+            except ServiceError as error:
+                await self.leave()
+                await self.refuse(str(error), _close_code(error))
+                return
         await self.send_view("view", view)
+
+    def own_view(self, event) -> dict | None:
+        """The view of `event` this connection's user may see, or None."""
+        user_id = getattr(self.user, "pk", None)
+        views = event["views"]
+        for seat, player in event["seats"].items():
+            if player == user_id:
+                return views.get(seat)
+        return views.get(WATCHER) if self.sees_all else None
 
     async def round_closed(self, event):
         """The bell: the board is cut off if unfinished; say so, and where to sit next."""

@@ -1,10 +1,15 @@
 """Telling connected devices that something happened, after it is committed.
 
-Events carry no cards: each consumer (the WebSocket side) answers one with the view
-its own seat may see (`services.board_view`), built server-side. So an event can go to
-a whole table's group without leaking a hand.
+After an action the table's group gets the new state's views, built once by `act`:
+each seat's own and an organiser's. The channel layer is the servers' own (Redis on a
+private network, or memory in one process): no client reads it. Each socket takes from
+the message the one view its user may see (`consumers.BoardConsumer.table_views`: the
+user's seat as the message's `seats` names it, an organiser's watching view, or
+nothing), so a hand still reaches no one before they may see it (RULES 9).
 
-    group f"table-{table_id}"   {"type": "table.event", "board": n, "seq": s}
+    group f"table-{table_id}"   {"type": "table.views", "board": n, "seq": s,
+                                 "seats": {"N": user_id, …}, "views": {"N": view, …,
+                                 "*": the organiser's}}
                                 {"type": "round.closed", ...} when its round closes
     group f"round-{round_id}"   {"type": "round.closed", "round_id", "tournament_id",
                                  "round": number, "next_round": number | None,
@@ -49,9 +54,19 @@ def _send(groups: list[str], message: dict) -> None:
             logger.exception("online: could not send %s to %s", message.get("type"), group)
 
 
-def action_stored(*, table_id: int, board_number: int, seq: int) -> None:
-    """An action was stored at a table's board (called after the commit)."""
-    _send([table_group(table_id)], {"type": "table.event", "board": board_number, "seq": seq})
+def views_stored(
+    *, table_id: int, board_number: int, seq: int, seats: dict[str, int], views: dict[str, dict]
+) -> None:
+    """Action `seq` was stored at a table's board (called after the commit): `views` are
+    the board after it as each seat and an organiser see it, `seats` who sits where."""
+    message = {
+        "type": "table.views",
+        "board": board_number,
+        "seq": seq,
+        "seats": seats,
+        "views": views,
+    }
+    _send([table_group(table_id)], message)
 
 
 def next_seats(*, round_id: int) -> tuple[int | None, dict[str, dict]]:

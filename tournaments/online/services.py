@@ -8,6 +8,11 @@ state. An accepted action is one `PlayAction` row numbered `seq` (unique in the
 database); when it ends the board, the result is stored in the same transaction as an
 entered-and-confirmed `BoardResult` marked `played_online`, so scoring, standings,
 pages, the API and the exports read it like any other result.
+
+The board itself comes from `replays` (this process's replayed state, brought up to date
+with the rows it has not seen), and after the commit the five views of the new state —
+each seat's and an organiser's — are built once and sent to the table's group
+(`events.views_stored`); no socket reads the database to follow the play.
 """
 
 from __future__ import annotations
@@ -32,13 +37,14 @@ from ..models import (
     ResultState,
     Round,
     RoundStatus,
+    SwappedSeats,
     Table,
     Tournament,
     TournamentStatus,
 )
 from ..services.permissions import DIRECT_RESULTS, allowed
-from . import events, seats
-from .views import WATCHER, action_of, board_json
+from . import events, replays, seats
+from .views import WATCHER, board_json, table_views
 
 KINDS = ("call", "card", "claim", "accept", "reject")
 MAX_ALERT = PlayAction._meta.get_field("alert").max_length
@@ -46,6 +52,9 @@ MAX_ALERT = PlayAction._meta.get_field("alert").max_length
 
 @dataclass(frozen=True)
 class _Context:
+    """The round, tournament and board: what does not change while a table plays it
+    (the round's status apart, which the round's share lock holds still in `act`)."""
+
     round_number: int
     round_status: str
     starts_at: datetime
@@ -57,25 +66,22 @@ class _Context:
     deal: str
     dealer: str
     vulnerability: str
-    result_state: str | None
-    result_online: bool | None
 
 
 def _context(*, table: Table, board_number: int, lock: bool) -> _Context:
-    """The round, tournament, board and this table's result in one statement; with
-    `lock`, the round FOR SHARE and then the table row (actions at a table in turn)."""
+    """The round, tournament and board in one statement; with `lock`, the round FOR
+    SHARE and then the table row (actions at a table in turn)."""
     if not sql.storable(board_number):
         board_number = 0  # no board has it: answered "not played in this round"
     share = " FOR SHARE OF r" if lock and connection.vendor == "postgresql" else ""
     row = sql.fetch_one(
         "SELECT r.number, r.status, r.starts_at, r.ends_at, r.closed_at, t.status, t.play,"
-        " b.id, b.deal, b.dealer, b.vulnerability, br.state, br.played_online"
+        " b.id, b.deal, b.dealer, b.vulnerability"
         f" FROM {Round._meta.db_table} r"
         f" JOIN {Tournament._meta.db_table} t ON t.id = r.tournament_id"
         f" LEFT JOIN {Board._meta.db_table} b ON b.round_id = r.id AND b.number = %s"
-        f" LEFT JOIN {BoardResult._meta.db_table} br ON br.board_id = b.id AND br.table_id = %s"
         f" WHERE r.id = %s{share}",
-        [board_number, table.pk, table.round_id],
+        [board_number, table.round_id],
     )
     if row is None:
         raise NotFound(_("This table's round no longer exists."))
@@ -100,17 +106,82 @@ def _context(*, table: Table, board_number: int, lock: bool) -> _Context:
     return context
 
 
-def _stored_actions(*, table: Table, board_id: int) -> list[PlayAction]:
-    return list(
-        PlayAction.objects.filter(table_id=table.pk, board_id=board_id)
-        .only("seq", "seat", "kind", "call", "alert", "card", "tricks")
-        .order_by("seq")
+@dataclass(frozen=True)
+class _TableNow:
+    """What play at the table has changed so far. In `act` it is read once the table's
+    lock is held, so it is what the previous action committed."""
+
+    stored: replays.Stored  # this board's actions
+    earlier_unfinished: int | None  # the first earlier board of the round not over here
+    result_state: str | None  # this board's result, if any
+    result_online: bool | None
+    swapped: frozenset[int]  # the pairs that swapped their seats
+
+
+def _table_now(*, table: Table, board_number: int, context: _Context) -> _TableNow:
+    action, result, board, swap = PlayAction, BoardResult, Board, SwappedSeats
+
+    def col(model, name: str) -> str:
+        return sql.column(model, name)
+
+    def result_field(name: str) -> str:
+        return (
+            f"(SELECT {col(result, name)} FROM {sql.table(result)}"
+            f" WHERE {col(result, 'board')} = %s AND {col(result, 'table')} = %s)"
+        )
+
+    swapped = (
+        f"EXISTS (SELECT 1 FROM {sql.table(swap)}"
+        f" WHERE {col(swap, 'table')} = %s AND {col(swap, 'pair')} = %s)"
+    )
+    row = sql.fetch_one(
+        f"SELECT COALESCE(MAX({col(action, 'seq')}), 0), COALESCE(MAX({col(action, 'id')}), 0),"
+        # Boards are played in order (RULES 9): the first earlier board with no result.
+        f" (SELECT MIN(b.{col(board, 'number')}) FROM {sql.table(board)} b"
+        f"  WHERE b.{col(board, 'round')} = %s AND b.{col(board, 'number')} < %s"
+        f"  AND NOT EXISTS (SELECT 1 FROM {sql.table(result)} br"
+        f"   WHERE br.{col(result, 'board')} = b.{col(board, 'id')}"
+        f"   AND br.{col(result, 'table')} = %s)),"
+        f" {result_field('state')}, {result_field('played_online')}, {swapped}, {swapped}"
+        f" FROM {sql.table(action)}"
+        f" WHERE {col(action, 'table')} = %s AND {col(action, 'board')} = %s",
+        [
+            table.round_id,
+            board_number,
+            table.pk,
+            context.board_id,
+            table.pk,
+            context.board_id,
+            table.pk,
+            table.pk,
+            table.ns_pair_id,
+            table.pk,
+            table.ew_pair_id,
+            table.pk,
+            context.board_id,
+        ],  # fmt: skip
+    )
+    assert row is not None  # an aggregate always answers one row
+    count, last_id, earlier, state, online, ns_swapped, ew_swapped = row
+    flags = ((table.ns_pair_id, ns_swapped), (table.ew_pair_id, ew_swapped))
+    return _TableNow(
+        stored=replays.Stored(count, last_id),
+        earlier_unfinished=earlier,
+        result_state=state,
+        result_online=None if online is None else bool(online),
+        swapped=frozenset(pair for pair, flag in flags if flag),
     )
 
 
-def _replay(context: _Context, rows: list[PlayAction]) -> play.BoardState:
-    return play.BoardState.replay(
-        context.deal, context.dealer, context.vulnerability, [action_of(r) for r in rows]
+def _board(*, table: Table, context: _Context, now_at: _TableNow) -> play.BoardState:
+    assert context.board_id is not None  # `_context` refuses a board not in the round
+    return replays.board_state(
+        table_id=table.pk,
+        board_id=context.board_id,
+        stored=now_at.stored,
+        deal=context.deal,
+        dealer=context.dealer,
+        vulnerability=context.vulnerability,
     )
 
 
@@ -135,9 +206,11 @@ def board_view(*, table: Table, board_number: int, user) -> dict:
     """What `user` may see of `board_number` at `table` now (RULES 9): a seated player
     their own view, an organiser (`tournaments.direct_results`) every hand, anyone once
     the round has closed; anyone else is refused (`NotAllowed`) and sees nothing."""
+    table = seats._with_pairs(table)
     context = _context(table=table, board_number=board_number, lock=False)
     viewer, seat, public = _viewer(table=table, user=user, context=context)
-    state = _replay(context, _stored_actions(table=table, board_id=context.board_id))
+    now_at = _table_now(table=table, board_number=board_number, context=context)
+    state = _board(table=table, context=context, now_at=now_at)
     return board_json(state, viewer=viewer, seat=seat, public=public)
 
 
@@ -190,25 +263,6 @@ def _parse(action: Mapping, seat: str) -> tuple[int, dict, play.Action]:
     return seq, fields, made
 
 
-def _same(row: PlayAction, fields: dict) -> bool:
-    return all(getattr(row, name) == value for name, value in fields.items())
-
-
-def _earlier_board_unfinished(*, table: Table, round_id: int, board_number: int) -> int | None:
-    """The first earlier board of the round not over at this table (boards in order)."""
-    done = set(
-        BoardResult.objects.filter(table_id=table.pk, board__number__lt=board_number).values_list(
-            "board__number", flat=True
-        )
-    )
-    for number in Board.objects.filter(round_id=round_id, number__lt=board_number).values_list(
-        "number", flat=True
-    ):
-        if number not in done:
-            return number
-    return None
-
-
 def _store_result(
     *, table: Table, board_id: int, state: play.BoardState, user, now: datetime
 ) -> BoardResult:
@@ -242,57 +296,71 @@ def act(
     "call", "alert", "card", "tricks"}. Refused with `PlayRefused` (nothing stored) when
     illegal, out of turn, with a stale `seq`, or at/after the bell; a resend of an action
     already stored with the same `seq` and content answers the current view and changes
-    nothing. After the commit, `events.action_stored` tells the table.
+    nothing. After the commit, `events.views_stored` tells the table.
     """
     now = now or timezone.now()
     table = seats._with_pairs(table)
-    seat = seats.seat_of(table, user)
-    if seat is None:
+    if table.side_of(getattr(user, "pk", None)) is None:
         raise NotAllowed(
             _("Only the players at table %(t)s can play its boards.") % {"t": table.number}
         )
-    seq, fields, made = _parse(action, seat)
     with transaction.atomic():
         context = _context(table=table, board_number=board_number, lock=True)
-        rows = _stored_actions(table=table, board_id=context.board_id)
-        state = _replay(context, rows)
+        now_at = _table_now(table=table, board_number=board_number, context=context)
+        taken = seats.table_seats(table, set(now_at.swapped))
+        seat = next(seat for seat, player in taken.items() if player == user.pk)
+        seq, fields, made = _parse(action, seat)
+        state = _board(table=table, context=context, now_at=now_at)
+        stored = now_at.stored.count
         public = context.round_status == RoundStatus.CLOSED
-        viewer = WATCHER if public else seat
-        if seq <= len(rows) and _same(rows[seq - 1], fields):
+        if seq <= stored and state.actions[seq - 1] == made:
             # A resend (a lost answer, a second device): already stored, nothing to do.
+            viewer = WATCHER if public else seat
             return board_json(state, viewer=viewer, seat=seat, public=public)
         refusal = _bell_refusal(context, now)
         if refusal:
             raise PlayRefused(refusal)
-        if seq != len(rows) + 1:
+        if seq != stored + 1:
             raise PlayRefused(
                 _(
                     "Action %(seq)s is out of date: the board is at action %(next)s. "
                     "Look at the board again before you act."
                 )
-                % {"seq": seq, "next": len(rows) + 1}
+                % {"seq": seq, "next": stored + 1}
             )
-        if context.result_state is not None and not context.result_online:
+        if now_at.result_state is not None and not now_at.result_online:
             raise PlayRefused(_("The director has set this board's result: it is not played."))
-        earlier = _earlier_board_unfinished(
-            table=table, round_id=table.round_id, board_number=board_number
-        )
-        if earlier is not None:
+        if now_at.earlier_unfinished is not None:
             raise PlayRefused(
                 _("Board %(b)s is still in play at your table: boards are played in order.")
-                % {"b": earlier}
+                % {"b": now_at.earlier_unfinished}
             )
         try:
             after = state.apply(made)
         except play.IllegalAction as error:
             raise PlayRefused(scoring_message(error)) from None
-        PlayAction.objects.create(
+        row = PlayAction.objects.create(
             table_id=table.pk, board_id=context.board_id, seq=seq, by=user, stored_at=now, **fields
         )
         if after.is_over:
             _store_result(table=table, board_id=context.board_id, state=after, user=user, now=now)
-        table_id = table.pk
-        transaction.on_commit(
-            lambda: events.action_stored(table_id=table_id, board_number=board_number, seq=seq)
-        )
-        return board_json(after, viewer=seat, seat=seat)
+        views = table_views(after)
+        table_id, board_id = table.pk, context.board_id
+        dealt = (context.deal, context.dealer, context.vulnerability)
+        assert board_id is not None
+
+        def announce() -> None:
+            # After the commit only: a rolled-back action is never kept nor announced.
+            replays.remember(
+                table_id=table_id,
+                board_id=board_id,
+                stored=replays.Stored(seq, row.pk),
+                deal=dealt,
+                state=after,
+            )
+            events.views_stored(
+                table_id=table_id, board_number=board_number, seq=seq, seats=taken, views=views
+            )
+
+        transaction.on_commit(announce)
+        return views[seat]

@@ -85,6 +85,61 @@ def _claim(state: play.BoardState) -> dict | None:
     }
 
 
+def _auction(state: play.BoardState, viewer: str | None, *, public: bool) -> list[dict]:
+    auction = []
+    for call in state.calls:
+        entry = {"seat": call.seat, "call": call.call}
+        if call.alert and viewer is not None and _shows_alert(viewer, call.seat, public=public):
+            entry["alert"] = call.alert
+        auction.append(entry)
+    return auction
+
+
+def _common(state: play.BoardState) -> dict:
+    """What every viewer of the board sees alike (the auction apart: alerts differ)."""
+    cards = []
+    for trick in (*state.tricks, *((state.current_trick,) if state.current_trick else ())):
+        cards += [{"seat": who, "card": card} for who, card in trick.plays]
+    return {
+        "dealer": state.dealer,
+        "vulnerability": state.vulnerability,
+        "play": cards,
+        "contract": str(state.contract) if state.contract else None,
+        "declarer": state.declarer,
+        "next_seq": len(state.actions) + 1,
+        "turn": state.turn,
+        "over": state.is_over,
+        "result": _result(state),
+        "claim": _claim(state),
+    }
+
+
+def _view(
+    state: play.BoardState,
+    common: dict,
+    auction: list[dict],
+    *,
+    viewer: str | None,
+    seat: str | None,
+) -> dict:
+    return {
+        "seat": seat,
+        "dealer": common["dealer"],
+        "vulnerability": common["vulnerability"],
+        "hands": _hands(state, viewer),
+        "auction": auction,
+        "play": common["play"],
+        "contract": common["contract"],
+        "declarer": common["declarer"],
+        "next_seq": common["next_seq"],
+        "turn": common["turn"],
+        "legal": _legal(state, viewer),
+        "over": common["over"],
+        "result": common["result"],
+        "claim": common["claim"],
+    }
+
+
 def board_json(
     state: play.BoardState, *, viewer: str | None, seat: str | None, public: bool = False
 ) -> dict:
@@ -93,28 +148,21 @@ def board_json(
     `seat` is the caller's own seat (None if they do not play at the table); `public`
     means the round has closed and the table's record is everyone's.
     """
-    auction = []
-    for call in state.calls:
-        entry = {"seat": call.seat, "call": call.call}
-        if call.alert and viewer is not None and _shows_alert(viewer, call.seat, public=public):
-            entry["alert"] = call.alert
-        auction.append(entry)
-    cards = []
-    for trick in (*state.tricks, *((state.current_trick,) if state.current_trick else ())):
-        cards += [{"seat": who, "card": card} for who, card in trick.plays]
-    return {
-        "seat": seat,
-        "dealer": state.dealer,
-        "vulnerability": state.vulnerability,
-        "hands": _hands(state, viewer),
-        "auction": auction,
-        "play": cards,
-        "contract": str(state.contract) if state.contract else None,
-        "declarer": state.declarer,
-        "next_seq": len(state.actions) + 1,
-        "turn": state.turn,
-        "legal": _legal(state, viewer),
-        "over": state.is_over,
-        "result": _result(state),
-        "claim": _claim(state),
-    }
+    auction = _auction(state, viewer, public=public)
+    return _view(state, _common(state), auction, viewer=viewer, seat=seat)
+
+
+def table_views(state: play.BoardState) -> dict[str, dict]:
+    """While the round is open: each seat's own view (`board_json(viewer=seat,
+    seat=seat)`) and an organiser's (`viewer=WATCHER, seat=None`), keyed by seat and
+    WATCHER. Built together after each action, so what all of them share is built once.
+    The five go to the table's server processes only; each socket sends on the one its
+    user may see (`consumers.BoardConsumer.table_views`)."""
+    common = _common(state)
+    plain = None if any(call.alert for call in state.calls) else _auction(state, None, public=False)
+    views = {}
+    for viewer in (*SEATS, WATCHER):
+        auction = plain if plain is not None else _auction(state, viewer, public=False)
+        seat = None if viewer == WATCHER else viewer
+        views[viewer] = _view(state, common, auction, viewer=viewer, seat=seat)
+    return views

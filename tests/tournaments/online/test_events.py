@@ -11,7 +11,7 @@ from django.test import override_settings
 
 from tests.support.online import players_by_seat, table_at
 from tournaments.errors import PlayRefused
-from tournaments.online import events, services
+from tournaments.online import events, seats, services
 from tournaments.services import clock
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
@@ -43,7 +43,7 @@ def messages(layer, channel) -> list[dict]:
 
 @override_settings(CHANNEL_LAYERS=IN_MEMORY)
 def test_an_accepted_action_is_announced_to_its_table_after_the_commit(
-    online_running, django_capture_on_commit_callbacks
+    online_running, organiser, django_capture_on_commit_callbacks
 ):
     tournament, _pairs = online_running
     table = table_at(tournament)
@@ -56,7 +56,23 @@ def test_an_accepted_action_is_announced_to_its_table_after_the_commit(
             action={"seq": 1, "type": "call", "call": "1NT", "alert": "15-17"},
         )  # fmt: skip
     assert len(callbacks) == 1
-    assert messages(layer, channel) == [{"type": "table.event", "board": 1, "seq": 1}]
+    [message] = messages(layer, channel)
+    seated = seats.table_seats(table)
+    assert {k: message[k] for k in ("type", "board", "seq", "seats")} == {
+        "type": "table.views", "board": 1, "seq": 1, "seats": seated,
+    }  # fmt: skip
+    # Each seat's view is the one `board_view` gives that seat; "*" an organiser's.
+    users = players_by_seat(table)
+    for seat, user in users.items():
+        assert message["views"][seat] == services.board_view(
+            table=table, board_number=1, user=user
+        )
+    assert message["views"]["*"] == services.board_view(
+        table=table, board_number=1, user=organiser
+    )
+    # The alert is the caller's and the opponents': never shown to partner.
+    assert message["views"]["E"]["auction"][0]["alert"] == "15-17"
+    assert "alert" not in message["views"]["S"]["auction"][0]
     assert messages(other_layer, other) == []  # another table hears nothing
     with (
         django_capture_on_commit_callbacks(execute=True) as callbacks,
@@ -95,4 +111,4 @@ def test_a_closing_round_tells_its_tables_where_each_pair_sits_next(
 @override_settings(CHANNEL_LAYERS={})
 def test_without_a_channel_layer_events_are_no_ops(online_running):
     assert get_channel_layer() is None
-    events.action_stored(table_id=1, board_number=1, seq=1)  # nothing to send, no error
+    events.views_stored(table_id=1, board_number=1, seq=1, seats={}, views={})  # no error

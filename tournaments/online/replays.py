@@ -1,0 +1,153 @@
+"""The replayed board of each table, kept in this process between actions.
+
+A board is its stored actions replayed on the deal (`play.BoardState.replay`). Replaying
+sixty actions for every action and every view was most of the table server's CPU, so
+each process keeps the last state it built per (table, board) and brings it up to date
+with only the rows stored since (another process, or the HTTP API, may have taken them).
+
+The cache is never trusted blindly: every use names what the database holds now — the
+number of actions and the id of the last one, read in the same transaction — and a state
+is used only if it was built from exactly those rows. Rows are only ever appended (a
+`PlayAction` is never edited), so "the first k rows and then these" is the board; if the
+rows do not line up, the board is replayed from scratch. (Rows go only with their table
+or board, whose ids are never reused, so the rows of one (table, board) only grow.)
+A state is remembered only from committed rows (`act` remembers its own after the
+commit), so a rolled-back action is never in it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import NamedTuple
+
+import play
+
+from .. import sql
+from ..models import PlayAction
+from .views import action_of
+
+# About two boards for each of 2,000 tables: a few KB each.
+CAPACITY = 4096
+
+
+class Stored(NamedTuple):
+    """What the database holds of a board at a table: how many actions, the last id."""
+
+    count: int
+    last_id: int
+
+
+class _Kept(NamedTuple):
+    stored: Stored
+    deal: tuple[str, str, str]  # deal, dealer, vulnerability: ids can be reused by a test
+    state: play.BoardState
+
+
+_kept: OrderedDict[tuple[int, int], _Kept] = OrderedDict()
+_lock = threading.Lock()
+
+
+class _Row(NamedTuple):
+    id: int
+    seq: int
+    seat: str
+    kind: str
+    call: str
+    alert: str
+    card: str
+    tricks: int | None
+
+
+_ROWS = (
+    "SELECT {id}, {seq}, {seat}, {kind}, {call}, {alert}, {card}, {tricks} FROM {t}"
+    " WHERE {table} = %s AND {board} = %s AND {seq} > %s ORDER BY {seq}"
+)
+
+
+def _rows_after(table_id: int, board_id: int, after: int) -> list[_Row]:
+    columns = {
+        name: sql.column(PlayAction, name)
+        for name in ("id", "seq", "seat", "kind", "call", "alert", "card", "tricks")
+    }
+    statement = _ROWS.format(
+        t=sql.table(PlayAction),
+        table=sql.column(PlayAction, "table"),
+        board=sql.column(PlayAction, "board"),
+        **columns,
+    )
+    return [_Row(*row) for row in sql.fetch_all(statement, [table_id, board_id, after])]
+
+
+def _recall(key: tuple[int, int]) -> _Kept | None:
+    with _lock:
+        kept = _kept.get(key)
+        if kept is not None:
+            _kept.move_to_end(key)
+        return kept
+
+
+def remember(
+    *,
+    table_id: int,
+    board_id: int,
+    stored: Stored,
+    deal: tuple[str, str, str],
+    state: play.BoardState,
+) -> None:
+    """Keep `state` as the board of `deal` (deal, dealer, vulnerability) built from the
+    `stored` (committed) rows."""
+    with _lock:
+        _kept[table_id, board_id] = _Kept(stored, deal, state)
+        _kept.move_to_end((table_id, board_id))
+        while len(_kept) > CAPACITY:
+            _kept.popitem(last=False)
+
+
+def forget_all() -> None:
+    """Drop every kept board (tests that rebuild the database use it)."""
+    with _lock:
+        _kept.clear()
+
+
+def board_state(
+    *,
+    table_id: int,
+    board_id: int,
+    stored: Stored,
+    deal: str,
+    dealer: str,
+    vulnerability: str,
+) -> play.BoardState:
+    """The board at `table_id` after the `stored` rows (read in the caller's
+    transaction): the kept state if it is exactly that, else brought up to date with the
+    rows after it, else replayed from the deal."""
+    key = (table_id, board_id)
+    dealt = (deal, dealer, vulnerability)
+    kept = _recall(key)
+    if kept is not None and kept.deal != dealt:
+        kept = None
+    if kept is not None and kept.stored == stored:
+        return kept.state
+    state: play.BoardState | None = None
+    if kept is not None and kept.stored.count < stored.count:
+        rows = _rows_after(table_id, board_id, kept.stored.count)
+        if _follows(rows, kept.stored.count, stored):
+            state = kept.state
+            for row in rows:
+                state = state.apply(action_of(row))
+    if state is None:
+        rows = _rows_after(table_id, board_id, 0)
+        state = play.BoardState.replay(deal, dealer, vulnerability, map(action_of, rows))
+        if not _follows(rows, 0, Stored(len(rows), rows[-1].id if rows else 0)):
+            raise AssertionError(f"table {table_id} board {board_id}: seq is not 1, 2, 3 …")
+        stored = Stored(len(rows), rows[-1].id if rows else 0)
+    remember(table_id=table_id, board_id=board_id, stored=stored, deal=dealt, state=state)
+    return state
+
+
+def _follows(rows: list[_Row], after: int, stored: Stored) -> bool:
+    """Whether `rows` are exactly the actions after the first `after`, ending at `stored`."""
+    if [row.seq for row in rows] != list(range(after + 1, stored.count + 1)):
+        return False
+    return not rows or rows[-1].id == stored.last_id

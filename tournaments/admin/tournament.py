@@ -454,11 +454,7 @@ class TournamentAdmin(RunsClock, ManagesPlayers, admin.ModelAdmin):
         # Starting seats round 1 and lapses every pending proposal: asked first, like a
         # close (the console's start page also counts what lapses).
         def apply(_form):
-            for t in queryset:
-                run_action(
-                    self, request, t.name, clock.start_now, tournament=t, by=request.user,
-                    describe=_events,
-                )  # fmt: skip
+            self._each(request, queryset, clock.start_now, describe=_events)
 
         return confirmed(
             self, request, queryset, forms.Form,
@@ -491,13 +487,13 @@ class TournamentAdmin(RunsClock, ManagesPlayers, admin.ModelAdmin):
         form_class, rounds = _round_in_play(base_form, queryset)
 
         def apply(form):
-            for t in queryset:
-                run_action(
-                    self, request, t.name, service, tournament=t, by=request.user,
-                    round_number=form.cleaned_data.get(f"round_{t.pk}"),
+            self._each(
+                request, queryset, service, describe=describe,
+                extra=lambda t: {
+                    "round_number": form.cleaned_data.get(f"round_{t.pk}"),
                     **{name: form.cleaned_data[name] for name in fields},
-                    describe=describe,
-                )  # fmt: skip
+                },
+            )  # fmt: skip
 
         return confirmed(
             self, request, queryset, form_class,
@@ -506,18 +502,20 @@ class TournamentAdmin(RunsClock, ManagesPlayers, admin.ModelAdmin):
 
     @admin.action(description=_("Pause"), permissions=[RUN_CLOCK_CODENAME])
     def pause(self, request, queryset):
-        for t in queryset:
-            run_action(
-                self, request, t.name, clock.pause, tournament=t, by=request.user,
-                describe=lambda _report: [_("paused")],
-            )  # fmt: skip
+        self._each(request, queryset, clock.pause, describe=lambda _report: [_("paused")])
 
     @admin.action(description=_("Resume"), permissions=[RUN_CLOCK_CODENAME])
     def resume(self, request, queryset):
+        self._each(request, queryset, clock.resume, describe=lambda _report: [_("resumed")])
+
+    def _each(self, request, queryset, service, *, describe, extra=lambda _t: {}):
+        """`service(tournament=t, by=request.user, **extra(t))` for each selected
+        tournament, one message each ("name: what happened", or why it was refused): a
+        refusal of one does not stop the others."""
         for t in queryset:
             run_action(
-                self, request, t.name, clock.resume, tournament=t, by=request.user,
-                describe=lambda _report: [_("resumed")],
+                self, request, t.name, service, tournament=t, by=request.user,
+                describe=describe, **extra(t),
             )  # fmt: skip
 
     @admin.action(description=_("Re-score the last closed round"), permissions=[RUN_CLOCK_CODENAME])

@@ -122,14 +122,13 @@ class RoundInline(admin.TabularInline):
         return False
 
 
-class SettingsChangeInline(admin.TabularInline):
-    """The record of "change settings and re-score" (append-only)."""
+class SettingsRecord:
+    """The record of "change settings and re-score" as admin shows it: read only (it is
+    append-only, RULES 3), seen by whoever sees the tournament (no permission of its own)."""
 
-    model = SettingsChange
-    fields = ("changed_at", "changed_by", "what_changed", "reason")
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
+    @admin.display(description=_("what changed"))
+    def what_changed(self, obj):
+        return describe_change(obj)
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -137,13 +136,21 @@ class SettingsChangeInline(admin.TabularInline):
     def has_change_permission(self, request, obj=None):
         return False
 
+    def has_delete_permission(self, request, obj=None):
+        return False
+
     def has_view_permission(self, request, obj=None):
-        # Whoever sees the tournament sees its record (no permission of its own).
         return request.user.has_perm(VIEW_TOURNAMENT)
 
-    @admin.display(description=_("what changed"))
-    def what_changed(self, obj):
-        return describe_change(obj)
+
+class SettingsChangeInline(SettingsRecord, admin.TabularInline):
+    """The tournament's record of settings changes, on its change page."""
+
+    model = SettingsChange
+    fields = ("changed_at", "changed_by", "what_changed", "reason")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
 
 
 class ScoringSettingsForm(forms.Form):
@@ -582,7 +589,7 @@ class RoundAdmin(RunsClock, admin.ModelAdmin):
 
 
 @admin.register(SettingsChange)
-class SettingsChangeAdmin(admin.ModelAdmin):
+class SettingsChangeAdmin(SettingsRecord, admin.ModelAdmin):
     """The append-only record of settings changes: read, never edited."""
 
     list_display = ("tournament", "changed_at", "changed_by", "what_changed", "reason")
@@ -596,22 +603,6 @@ class SettingsChangeAdmin(admin.ModelAdmin):
         "after",
         "reason",
     )
-
-    @admin.display(description=_("what changed"))
-    def what_changed(self, obj):
-        return describe_change(obj)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    def has_view_permission(self, request, obj=None):
-        return request.user.has_perm(VIEW_TOURNAMENT)
 
     def has_module_permission(self, request):
         return request.user.has_perm(VIEW_TOURNAMENT)

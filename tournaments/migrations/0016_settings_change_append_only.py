@@ -1,5 +1,7 @@
 from django.db import migrations
 
+from ._postgresql import run_sql
+
 # The record of settings changes is append-only in the database too, as the result history
 # is (0015): an UPDATE of a row is refused whatever path it comes by, except the one
 # deleting a user makes (SET NULL empties `changed_by`). A DELETE is refused too, unless
@@ -39,16 +41,6 @@ DROP FUNCTION IF EXISTS tournaments_settingschange_append_only();
 """
 
 
-def append_only(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(APPEND_ONLY)
-
-
-def drop_append_only(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(DROP_APPEND_ONLY)
-
-
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -56,5 +48,5 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.RunPython(append_only, drop_append_only),
+        run_sql(APPEND_ONLY, DROP_APPEND_ONLY),
     ]

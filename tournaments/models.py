@@ -780,8 +780,10 @@ class SettingsChange(models.Model):
     """An organiser's change of a started tournament's scoring settings, and the re-score
     it caused (`services.settings_change`, RULES 3): who, when, before, after, why.
 
-    Append-only: a stored record is never changed (`save` refuses) and admin offers no
-    edit or delete.
+    Append-only: a stored record is never changed (`save` refuses, before the database
+    is asked; admin offers no edit or delete), and on PostgreSQL the database refuses an
+    UPDATE or DELETE whatever path it comes by (migration 0016): a record goes only with
+    its tournament, and deleting its author only empties `changed_by`.
     """
 
     tournament = models.ForeignKey(

@@ -65,3 +65,18 @@ def redis_url(tmp_path):
 def worker_database_url() -> str:
     parts = urlsplit(os.environ["DATABASE_URL"])
     return urlunsplit(parts._replace(path="/" + connection.settings_dict["NAME"]))
+
+
+def wait_for_server_sessions(timeout: float = 10) -> None:
+    """Wait for a stopped server's database sessions to end (the test database is dropped
+    after the test, which PostgreSQL refuses while another session is connected)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            if cursor.fetchone()[0] == 0:
+                return
+        time.sleep(0.2)

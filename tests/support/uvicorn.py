@@ -11,6 +11,10 @@ import time
 
 from tests.support.servers import free_port, stop, worker_database_url  # noqa: F401  (re-exported)
 
+# `make run`'s server (config.asgi_embedded: the round clock inside, the channel layer in
+# memory): `start_server(port=…, log=…, **EMBEDDED)`.
+EMBEDDED = {"app": "config.asgi_embedded:application", "lifespan": "on"}
+
 
 def start_server(
     *,
@@ -33,6 +37,8 @@ def start_server(
     }
     command = [sys.executable, "-m", "uvicorn", app]
     command += ["--host", "127.0.0.1", "--port", str(port), "--lifespan", lifespan]
+    if workers > 1:  # several server processes under uvicorn's own manager
+        command += ["--workers", str(workers)]
     return subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
 
 

@@ -122,14 +122,13 @@ class RoundInline(admin.TabularInline):
         return False
 
 
-class SettingsChangeInline(admin.TabularInline):
-    """The record of "change settings and re-score" (append-only)."""
+class SettingsRecord:
+    """The record of "change settings and re-score" as admin shows it: read only (it is
+    append-only, RULES 3), seen by whoever sees the tournament (no permission of its own)."""
 
-    model = SettingsChange
-    fields = ("changed_at", "changed_by", "what_changed", "reason")
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
+    @admin.display(description=_("what changed"))
+    def what_changed(self, obj):
+        return describe_change(obj)
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -137,13 +136,21 @@ class SettingsChangeInline(admin.TabularInline):
     def has_change_permission(self, request, obj=None):
         return False
 
+    def has_delete_permission(self, request, obj=None):
+        return False
+
     def has_view_permission(self, request, obj=None):
-        # Whoever sees the tournament sees its record (no permission of its own).
         return request.user.has_perm(VIEW_TOURNAMENT)
 
-    @admin.display(description=_("what changed"))
-    def what_changed(self, obj):
-        return describe_change(obj)
+
+class SettingsChangeInline(SettingsRecord, admin.TabularInline):
+    """The tournament's record of settings changes, on its change page."""
+
+    model = SettingsChange
+    fields = ("changed_at", "changed_by", "what_changed", "reason")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
 
 
 class ScoringSettingsForm(forms.Form):
@@ -454,11 +461,7 @@ class TournamentAdmin(RunsClock, ManagesPlayers, admin.ModelAdmin):
         # Starting seats round 1 and lapses every pending proposal: asked first, like a
         # close (the console's start page also counts what lapses).
         def apply(_form):
-            for t in queryset:
-                run_action(
-                    self, request, t.name, clock.start_now, tournament=t, by=request.user,
-                    describe=_events,
-                )  # fmt: skip
+            self._each(request, queryset, clock.start_now, describe=_events)
 
         return confirmed(
             self, request, queryset, forms.Form,
@@ -491,13 +494,13 @@ class TournamentAdmin(RunsClock, ManagesPlayers, admin.ModelAdmin):
         form_class, rounds = _round_in_play(base_form, queryset)
 
         def apply(form):
-            for t in queryset:
-                run_action(
-                    self, request, t.name, service, tournament=t, by=request.user,
-                    round_number=form.cleaned_data.get(f"round_{t.pk}"),
+            self._each(
+                request, queryset, service, describe=describe,
+                extra=lambda t: {
+                    "round_number": form.cleaned_data.get(f"round_{t.pk}"),
                     **{name: form.cleaned_data[name] for name in fields},
-                    describe=describe,
-                )  # fmt: skip
+                },
+            )  # fmt: skip
 
         return confirmed(
             self, request, queryset, form_class,
@@ -506,18 +509,20 @@ class TournamentAdmin(RunsClock, ManagesPlayers, admin.ModelAdmin):
 
     @admin.action(description=_("Pause"), permissions=[RUN_CLOCK_CODENAME])
     def pause(self, request, queryset):
-        for t in queryset:
-            run_action(
-                self, request, t.name, clock.pause, tournament=t, by=request.user,
-                describe=lambda _report: [_("paused")],
-            )  # fmt: skip
+        self._each(request, queryset, clock.pause, describe=lambda _report: [_("paused")])
 
     @admin.action(description=_("Resume"), permissions=[RUN_CLOCK_CODENAME])
     def resume(self, request, queryset):
+        self._each(request, queryset, clock.resume, describe=lambda _report: [_("resumed")])
+
+    def _each(self, request, queryset, service, *, describe, extra=lambda _t: {}):
+        """`service(tournament=t, by=request.user, **extra(t))` for each selected
+        tournament, one message each ("name: what happened", or why it was refused): a
+        refusal of one does not stop the others."""
         for t in queryset:
             run_action(
-                self, request, t.name, clock.resume, tournament=t, by=request.user,
-                describe=lambda _report: [_("resumed")],
+                self, request, t.name, service, tournament=t, by=request.user,
+                describe=describe, **extra(t),
             )  # fmt: skip
 
     @admin.action(description=_("Re-score the last closed round"), permissions=[RUN_CLOCK_CODENAME])
@@ -584,7 +589,7 @@ class RoundAdmin(RunsClock, admin.ModelAdmin):
 
 
 @admin.register(SettingsChange)
-class SettingsChangeAdmin(admin.ModelAdmin):
+class SettingsChangeAdmin(SettingsRecord, admin.ModelAdmin):
     """The append-only record of settings changes: read, never edited."""
 
     list_display = ("tournament", "changed_at", "changed_by", "what_changed", "reason")
@@ -598,22 +603,6 @@ class SettingsChangeAdmin(admin.ModelAdmin):
         "after",
         "reason",
     )
-
-    @admin.display(description=_("what changed"))
-    def what_changed(self, obj):
-        return describe_change(obj)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    def has_view_permission(self, request, obj=None):
-        return request.user.has_perm(VIEW_TOURNAMENT)
 
     def has_module_permission(self, request):
         return request.user.has_perm(VIEW_TOURNAMENT)

@@ -15,6 +15,7 @@ from ..models import RoundStatus, Tournament
 from ..services import clock, registration, results, setup
 from . import lookups
 from .auth import organiser_auth, token_auth
+from .errors import WRITE_ERRORS
 from .schemas import (
     BoardDetailOut,
     ClosedOut,
@@ -32,9 +33,6 @@ from .schemas import (
 )
 
 router = Router()
-
-ERRORS = {400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut}
-WRITE_ERRORS = {**ERRORS, 401: ErrorOut, 403: ErrorOut, 429: ErrorOut}
 
 
 # --- shaping answers -----------------------------------------------------------------

@@ -1,4 +1,7 @@
-"""Every refusal as `{"error": "<message>"}` with a 4xx status, never a 500 for bad input."""
+"""Every refusal as `{"error": "<message>"}` with a 4xx status, never a 500 for bad input:
+the handlers `install` puts on the API map each refusal to its status (a service's
+refusal to its `ServiceError.status_code`), and `WRITE_ERRORS` are those statuses as a
+write declares them (`response={200: …, **WRITE_ERRORS}`)."""
 
 from __future__ import annotations
 
@@ -10,6 +13,12 @@ from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationEr
 from .. import limits
 from ..errors import ServiceError
 from .auth import TokenRefused
+from .schemas import ErrorOut
+
+# What a write can answer instead of its result: a bad value (400), no valid token (401),
+# no permission (403), nothing there (404), a state that refuses it (409), a malformed
+# request (422), too many writes (429).
+WRITE_ERRORS = {status: ErrorOut for status in (400, 401, 403, 404, 409, 422, 429)}
 
 
 def _error(api, request, message: str, status: int, **headers):

@@ -14,7 +14,8 @@ from .. import limits
 from ..services import settings_change
 from . import lookups
 from .auth import organiser_auth
-from .endpoints import WRITE_ERRORS, _tournament_now
+from .endpoints import _tournament_now
+from .errors import WRITE_ERRORS
 from .schemas import Text, TournamentOut
 
 router = Router()

@@ -12,16 +12,22 @@ last are removed. The played-elsewhere demos (`seed.ensure_demo`) stay as they a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
 
-from ..models import PlayMode, ScoringMethod, Tournament, TournamentStatus
+from ..models import PlayMode, Tournament, TournamentStatus
 from ..services.bulk_registration import ensure_players as ensure_users
-from ..services.registration import register_pair
 from ..services.simulator import refuse_demo_data_unless_allowed
-from .seed import DEMO_NAMES, DEMO_PLAYER_PASSWORD, _delete_demo, ensure_organiser, is_stale
+from .seed import (
+    DEMO_NAMES,
+    DEMO_PLAYER_PASSWORD,
+    _create_demo,
+    _delete_demo,
+    _on_schedule,
+    ensure_organiser,
+)
 
 DEMO_ONLINE_NAME = "Demo Swiss Pairs, played by robots · 瑞士移位演示赛（机器人对局）"
 
@@ -57,16 +63,8 @@ def ensure_online_demo(
     `starts_in_seconds` (when there is none, it is stale, or the last one finished)."""
     refuse_demo_data_unless_allowed()
     now = now or timezone.now()
-    removed: list[str] = []
     with transaction.atomic():
-        live = None
-        for candidate in Tournament.objects.filter(name=DEMO_ONLINE_NAME).exclude(
-            status=TournamentStatus.FINISHED
-        ):
-            if live is None and not is_stale(candidate, now):
-                live = candidate
-            else:
-                removed.append(_delete_demo(candidate))
+        live, removed = _on_schedule(DEMO_ONLINE_NAME, now)
         if live is not None:
             return OnlineDemo(live, False, tuple(removed))
         # Keep the last finished one (its results), remove older ones.
@@ -75,34 +73,24 @@ def ensure_online_demo(
         ).order_by("-start_at", "-pk")
         for old in list(finished)[1:]:
             removed.append(_delete_demo(old))
-        organiser = ensure_organiser()
-        start_at = (now + timedelta(seconds=starts_in_seconds)).replace(microsecond=0)
-        tournament = Tournament.objects.create(
+        usernames = online_usernames(pairs * 2)
+        tournament = _create_demo(
             name=DEMO_ONLINE_NAME,
             description="Played card by card at the system's tables by robots, which know "
             "all four hands and bid near par. Log in as the organiser to watch any table "
             "live, or as a player (online01 …) to take your seat from the robot.",
-            registration_opens_at=now - timedelta(minutes=5),
-            start_at=start_at,
+            play=PlayMode.ONLINE,
+            organiser=ensure_organiser(),
+            players=ensure_users(
+                usernames,
+                names=[DEMO_NAMES[(i + 7) % len(DEMO_NAMES)] for i in range(len(usernames))],
+                password=DEMO_PLAYER_PASSWORD,
+            ),
+            now=now,
             rounds=rounds,
             boards_per_round=boards_per_round,
-            round_length=timedelta(minutes=round_minutes),
-            gap_length=timedelta(seconds=gap_seconds),
-            scoring_method=ScoringMethod.IMP,
-            play=PlayMode.ONLINE,
-            created_by=organiser,
+            round_minutes=round_minutes,
+            starts_in_seconds=starts_in_seconds,
+            gap_seconds=gap_seconds,
         )
-        usernames = online_usernames(pairs * 2)
-        players = ensure_users(
-            usernames,
-            names=[DEMO_NAMES[(i + 7) % len(DEMO_NAMES)] for i in range(len(usernames))],
-            password=DEMO_PLAYER_PASSWORD,
-        )
-        for i in range(pairs):
-            register_pair(
-                tournament=tournament,
-                usernames=[players[2 * i].username, players[2 * i + 1].username],
-                by=None,  # the system sets up the demo
-                now=now,
-            )
     return OnlineDemo(tournament, True, tuple(removed))

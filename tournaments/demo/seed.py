@@ -18,7 +18,7 @@ from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 from django.utils import timezone
 
-from ..models import Round, ScoringMethod, Table, Tournament, TournamentStatus
+from ..models import PlayMode, Round, ScoringMethod, Table, Tournament, TournamentStatus
 from ..services import analysis, board_scoring
 from ..services.bulk_registration import ensure_players as ensure_users
 from ..services.permissions import directors_group
@@ -161,22 +161,19 @@ def ensure_demo(
         finished_demo, finished_created = ensure_finished_demo(organiser, now=now)
         if wall_clock:
             now = timezone.now()
-    replaced = []
     with transaction.atomic():
-        live = None
-        for candidate in Tournament.objects.filter(name=DEMO_NAME).exclude(
-            status=TournamentStatus.FINISHED
-        ):
-            if live is None and not is_stale(candidate, now):
-                live = candidate
-            else:
-                replaced.append(_delete_demo(candidate))
+        live, replaced = _on_schedule(DEMO_NAME, now)
         live_created = live is None
         if live is None:
-            live = _create_live(
-                organiser,
+            live = _create_demo(
+                name=DEMO_NAME,
+                description="A short event that plays itself: simulated tables enter results "
+                "at a human pace, and at every bell the clock cuts off unfinished boards, "
+                "scores the round across the field and re-seats the pairs by running score.",
+                play=PlayMode.ENTERED,
+                organiser=organiser,
+                players=ensure_players(pairs * 2),
                 now=now,
-                pairs=pairs,
                 rounds=rounds,
                 boards_per_round=boards_per_round,
                 round_minutes=round_minutes,
@@ -193,24 +190,39 @@ def ensure_demo(
     return setup
 
 
-def _create_live(
-    organiser,
+def _on_schedule(name: str, now: datetime) -> tuple[Tournament | None, list[str]]:
+    """The unfinished demo called `name` that is on schedule, if any; every other
+    unfinished one (stale, or one too many) is removed and named in the list."""
+    live, removed = None, []
+    for candidate in Tournament.objects.filter(name=name).exclude(status=TournamentStatus.FINISHED):
+        if live is None and not is_stale(candidate, now):
+            live = candidate
+        else:
+            removed.append(_delete_demo(candidate))
+    return live, removed
+
+
+def _create_demo(
     *,
+    name: str,
+    description: str,
+    play: PlayMode,
+    organiser,
+    players: list,
     now: datetime,
-    pairs: int,
     rounds: int,
     boards_per_round: int,
     round_minutes: float,
     starts_in_seconds: float,
     gap_seconds: float,
 ) -> Tournament:
+    """A demo event starting in `starts_in_seconds`, IMP-scored, registration open, with
+    `players` registered two by two as confirmed pairs (by the system)."""
     # On the minute's next whole second, so the countdown on the pages reads cleanly.
     start_at = (now + timedelta(seconds=starts_in_seconds)).replace(microsecond=0)
     tournament = Tournament.objects.create(
-        name=DEMO_NAME,
-        description="A short event that plays itself: simulated tables enter results at "
-        "a human pace, and at every bell the clock cuts off unfinished boards, scores the "
-        "round across the field and re-seats the pairs by running score.",
+        name=name,
+        description=description,
         registration_opens_at=now - timedelta(minutes=5),
         start_at=start_at,
         rounds=rounds,
@@ -218,10 +230,10 @@ def _create_live(
         round_length=timedelta(minutes=round_minutes),
         gap_length=timedelta(seconds=gap_seconds),
         scoring_method=ScoringMethod.IMP,
+        play=play,
         created_by=organiser,
     )
-    players = ensure_players(pairs * 2)
-    for i in range(pairs):
+    for i in range(len(players) // 2):
         register_pair(
             tournament=tournament,
             usernames=[players[2 * i].username, players[2 * i + 1].username],

@@ -4,6 +4,8 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
+from ._postgresql import run_sql
+
 # Append-only in the database too: an UPDATE of a history row is refused whatever path
 # it comes by. Rows still go when their result is deleted (cascade), and deleting a user
 # still empties `by` (SET NULL): that one update is let through.
@@ -24,16 +26,6 @@ DROP_APPEND_ONLY = """
 DROP TRIGGER IF EXISTS tournaments_resultchange_no_update ON tournaments_resultchange;
 DROP FUNCTION IF EXISTS tournaments_resultchange_append_only();
 """
-
-
-def append_only(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(APPEND_ONLY)
-
-
-def drop_append_only(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(DROP_APPEND_ONLY)
 
 
 class Migration(migrations.Migration):
@@ -63,5 +55,5 @@ class Migration(migrations.Migration):
                 'indexes': [models.Index(fields=['result', 'id'], name='resultchange_result_order')],
             },
         ),
-        migrations.RunPython(append_only, drop_append_only),
+        run_sql(APPEND_ONLY, DROP_APPEND_ONLY),
     ]

@@ -213,6 +213,48 @@ def test_pause_and_resume(admin_client, tournament, at, t0):
     assert_refused(admin_client, tournament, "resume", f"{tournament.name} is not paused.")
 
 
+def test_a_clock_action_on_several_tournaments_acts_on_each(
+    admin_client, tournament, make_tournament, register_pairs, at, t0
+):
+    """One message per tournament; a refusal of one does not stop the others, and each
+    extension carries the round its own tournament had in play."""
+    other = make_tournament(rounds=2, boards_per_round=1)
+    register_pairs(other, 4)
+    at(0)
+    advance()
+    at(5)
+    act(admin_client, TOURNAMENTS, "pause", [other.pk])
+    response = act(admin_client, TOURNAMENTS, "pause", [tournament.pk, other.pk])
+    assert sorted(messages_of(response)) == [
+        ("error", f"{other.name}: Only a scheduled or running tournament can be paused."),
+        ("success", f"{tournament.name}: paused"),
+    ]
+    at(6)
+    response = act(admin_client, TOURNAMENTS, "resume", [tournament.pk, other.pk])
+    assert sorted(messages_of(response)) == sorted(
+        [("success", f"{other.name}: resumed"), ("success", f"{tournament.name}: resumed")]
+    )
+    # Both back on the clock, each round's bell 1 minute later than it was.
+    assert {r.ends_at for r in Round.objects.filter(tournament__in=[tournament, other])} == {
+        t0 + 21 * MINUTE
+    }
+    response = act(
+        admin_client,
+        TOURNAMENTS,
+        "extend_round",
+        [tournament.pk, other.pk],
+        apply="1",
+        minutes="4",
+        **{f"round_{tournament.pk}": "1", f"round_{other.pk}": "2"},
+    )
+    assert sorted(messages_of(response)) == [
+        ("error", f"{other.name}: Round 2 is no longer in play (round 1 is); nothing was changed."),
+        ("success", f"{tournament.name}: round 1 now ends at 14:25:00"),
+    ]
+    assert Round.objects.get(tournament=tournament).ends_at == t0 + 25 * MINUTE
+    assert Round.objects.get(tournament=other).ends_at == t0 + 21 * MINUTE
+
+
 def test_rescore_actions(admin_client, tournament, at):
     assert_refused(admin_client, tournament, "rescore_last_round", "no closed round")
 

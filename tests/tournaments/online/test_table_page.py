@@ -9,11 +9,6 @@ legal calls. English and Chinese, desktop and 390 px, with screenshots."""
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
 from datetime import timedelta
 
 import pytest
@@ -31,7 +26,8 @@ from tests.support.online_ws import (
     seated_users,
     session_cookie,
 )
-from tests.support.servers import free_port, stop, worker_database_url
+from tests.support.servers import free_port, stop, wait_for_server_sessions
+from tests.support.uvicorn import EMBEDDED, start_server, wait_until_listening
 from tournaments.models import BoardResult, Round, Table
 from tournaments.online import services
 
@@ -44,48 +40,6 @@ LOOKS = {"N": ("en", 1280), "E": ("zh-hans", 1280), "S": ("en", 390), "W": ("zh-
 AUCTION = [("1C", "could be short"), ("X", ""), ("XX", "")]
 WAIT = 15_000
 RECONNECTING = "() => document.getElementById('bt').dataset.state === 'reconnecting'"
-
-
-def start_server(*, port: int, log) -> subprocess.Popen:
-    """`make run`'s server (config.asgi_embedded: the clock inside, channel layer in
-    memory) on the test's database, as tests/tournaments/online/test_ws_servers.py."""
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings.test",
-        "DATABASE_URL": worker_database_url(),
-        "CHANNEL_LAYER_URL": "",
-        "CELERY_BROKER_URL": "",
-        "REDIS_URL": "",
-    }
-    command = [sys.executable, "-m", "uvicorn", "config.asgi_embedded:application"]
-    command += ["--host", "127.0.0.1", "--port", str(port), "--lifespan", "on"]
-    return subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
-
-
-def wait_until_listening(port: int, server: subprocess.Popen, log_path) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and server.poll() is None:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise AssertionError(f"server on {port} did not start:\n{log_path.read_text()[-3000:]}")
-
-
-def server_sessions_gone(timeout: float = 10) -> None:
-    """Wait for the stopped server's database sessions to end (the test database is
-    dropped after the test)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
-            if cursor.fetchone()[0] == 0:
-                return
-        time.sleep(0.2)
 
 
 def ring_soon(round_id: int) -> None:
@@ -215,7 +169,7 @@ def test_four_seats_play_a_board_claim_and_hear_the_bell(make_tournament, regist
     hands = dealt_hands(table, 1)
     url = f"/t/{tournament_id}/tables/{table.pk}/play/"
     port, log_path = free_port(), tmp_path / "server.log"
-    server = start_server(port=port, log=log_path.open("w"))
+    server = start_server(port=port, log=log_path.open("w"), **EMBEDDED)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_until_listening(port, server, log_path)
@@ -322,7 +276,7 @@ def test_four_seats_play_a_board_claim_and_hear_the_bell(make_tournament, regist
                             action={"seq": seq + 1, "type": "card", "card": now[actor]["legal"][0]},
                         )
                         seq += 1
-                        server = start_server(port=port, log=log_path.open("a"))
+                        server = start_server(port=port, log=log_path.open("a"), **EMBEDDED)
                         wait_until_listening(port, server, log_path)
                         wait_seq(pages.values(), seq)
                         for page in pages.values():
@@ -400,7 +354,7 @@ def test_four_seats_play_a_board_claim_and_hear_the_bell(make_tournament, regist
                 connection.close()
     finally:
         stop(server)
-        server_sessions_gone()
+        wait_for_server_sessions()
 
 
 # -- the page without a browser: who may open it, its links, its words ----------------

@@ -7,8 +7,10 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.db import DatabaseError, connection
 
 from tests.support.clock import submit
+from tournaments import sql
 from tournaments.errors import PermissionRequired
 from tournaments.models import (
     BoardResult,
@@ -339,3 +341,53 @@ def test_the_record_is_append_only(make_tournament, register_pairs, organiser, t
     with pytest.raises(ValueError):
         record.save()
     assert SettingsChange.objects.get().reason == "r"
+
+
+def _record(tournament, author) -> SettingsChange:
+    return SettingsChange.objects.create(
+        tournament=tournament,
+        changed_by=author,
+        before={"neuberg": False},
+        after={"neuberg": True},
+        reason="r",
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_database_refuses_to_edit_or_delete_a_settings_change(make_tournament, make_user):
+    """Append-only whatever path an edit comes by (migration 0016, RULES 3): raw SQL
+    that rewrites a record is refused at once, one that deletes it at its commit."""
+    record = _record(make_tournament(), make_user())
+    before = SettingsChange.objects.filter(pk=record.pk).values().get()
+    records, reason, after, author = (
+        sql.table(SettingsChange),
+        sql.column(SettingsChange, "reason"),
+        sql.column(SettingsChange, "after"),
+        sql.column(SettingsChange, "changed_by"),
+    )
+    for statement, params in (
+        (f"UPDATE {records} SET {reason} = %s WHERE id = %s", ["rewritten", record.pk]),
+        (f"UPDATE {records} SET {after} = %s WHERE id = %s", ['{"neuberg": false}', record.pk]),
+        (f"UPDATE {records} SET {author} = %s WHERE id = %s", [make_user().pk, record.pk]),
+        (f"DELETE FROM {records} WHERE id = %s", [record.pk]),
+    ):
+        # Autocommit: each statement is its own transaction, so the DELETE's check runs
+        # at its commit.
+        with pytest.raises(DatabaseError, match="append-only"), connection.cursor() as cursor:
+            cursor.execute(statement, params)
+    assert SettingsChange.objects.filter(pk=record.pk).values().get() == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_settings_change_goes_with_its_tournament_and_outlives_its_author(
+    make_tournament, make_user
+):
+    """The two writes the database lets through: deleting the author empties
+    `changed_by` (SET NULL), deleting the tournament takes its records with it."""
+    tournament, author = make_tournament(), make_user()
+    record = _record(tournament, author)
+    author.delete()
+    record.refresh_from_db()
+    assert (record.changed_by, record.reason) == (None, "r")
+    tournament.delete()
+    assert not SettingsChange.objects.exists()

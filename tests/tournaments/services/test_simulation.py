@@ -21,14 +21,18 @@ import scoring
 import simulation
 from tournaments import demo, double_dummy
 from tournaments.deals import hands_of, high_card_points
+from tournaments.demo.online import ensure_online_demo, online_usernames
 from tournaments.models import (
     BoardResult,
     MasterPointAward,
     Pair,
     PairBoardScore,
+    PairStatus,
+    PlayMode,
     ResultState,
     Round,
     RoundStatus,
+    ScoringMethod,
     Standing,
     Table,
     Tournament,
@@ -267,6 +271,36 @@ def test_seed_demo_is_idempotent_and_replaces_a_stale_demo(t0):
     assert len(fresh.replaced) == 1
     assert list(Tournament.objects.filter(name=demo.DEMO_NAME)) == [fresh.live]
     assert fresh.live.start_at > later
+
+
+def test_both_live_demos_are_set_up_alike(t0):
+    """The demo played elsewhere and the one the robots play online are made by one
+    function: same scoring, timetable and registration; only name, text, play and
+    players differ."""
+    now = t0 + timedelta(microseconds=400_000)
+    settings = dict(
+        pairs=3, rounds=2, boards_per_round=2, round_minutes=3, starts_in_seconds=30, gap_seconds=15
+    )
+    entered = demo.ensure_demo(finished=False, now=now, **settings).live
+    online = ensure_online_demo(now=now, **settings).tournament
+    for tournament, play, usernames in (
+        (entered, PlayMode.ENTERED, demo.player_usernames(6)),
+        (online, PlayMode.ONLINE, online_usernames(6)),
+    ):
+        tournament.refresh_from_db()
+        assert tournament.play == play
+        assert tournament.scoring_method == ScoringMethod.IMP
+        assert tournament.created_by.username == demo.DEMO_ORGANISER
+        assert tournament.registration_opens_at == now - timedelta(minutes=5)
+        assert tournament.start_at == t0 + timedelta(seconds=30)  # on a whole second
+        assert (tournament.rounds, tournament.boards_per_round) == (2, 2)
+        assert tournament.round_length == timedelta(minutes=3)
+        assert tournament.gap_length == timedelta(seconds=15)
+        pairs = Pair.objects.filter(tournament=tournament).order_by("id")
+        assert [p.status for p in pairs] == [PairStatus.CONFIRMED] * 3
+        assert [(p.player1.username, p.player2.username) for p in pairs] == [
+            tuple(usernames[i : i + 2]) for i in range(0, 6, 2)
+        ]
 
 
 def test_simulate_and_play_demo_commands(t0):

@@ -125,17 +125,42 @@ def test_a_table_may_be_named_as_the_http_api_names_it(room):
     assert code == CLOSE_NOT_FOUND
 
 
-def test_the_token_may_come_in_the_query_and_wins_over_a_session(room):
+def test_a_token_wins_over_a_session(room):
     table, users, tokens = room["table"], room["users"], room["tokens"]
     cookie = session_cookie(users["S"])
 
     async def scenario():
-        ws, _ = await connect(board_path(table, 1), cookie=cookie, query_token=tokens["W"])
+        ws, _ = await connect(board_path(table, 1), cookie=cookie, token=tokens["W"])
         snapshot = await ws.receive_json_from(timeout=TIMEOUT)
         await ws.disconnect()
         return snapshot
 
     assert async_to_sync(scenario)()["view"]["seat"] == "W"
+
+
+def test_a_token_in_the_url_is_refused_and_says_to_use_the_header(room):
+    """Servers log URLs: a key there is refused (valid or not, with a session or not),
+    and the client is told where to send it instead."""
+    table, users, tokens = room["table"], room["users"], room["tokens"]
+    cookie = session_cookie(users["S"])
+
+    async def scenario():
+        outcomes = []
+        for kwargs in (
+            {"query_token": tokens["W"]},
+            {"query_token": tokens["W"], "cookie": cookie, "origin": "http://testserver"},
+            {"query_token": "", "token": tokens["W"]},
+            {"query_token": "f" * 40},
+        ):
+            ws, connected = await connect(board_path(table, 1), **kwargs)
+            assert connected
+            outcomes.append(await refused_with(ws))
+        return outcomes
+
+    for error, code in async_to_sync(scenario)():
+        assert code == CLOSE_UNAUTHENTICATED
+        assert error["type"] == "error" and "Authorization header" in error["error"]
+        assert "view" not in error and not cards_in(error)
 
 
 def test_refusals_say_why_and_close_with_a_code(room):

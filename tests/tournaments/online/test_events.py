@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from tests.support.online import players_by_seat, table_at
 from tournaments.errors import ClockError, PlayRefused
-from tournaments.models import Round, TournamentStatus
+from tournaments.models import Round, RoundStatus, TournamentStatus
 from tournaments.online import events, services
 from tournaments.services import clock
 
@@ -175,3 +175,31 @@ def test_a_refused_extension_and_a_played_elsewhere_round_announce_nothing(
         clock.extend_round(tournament=elsewhere, minutes=10, by=organiser)
         clock.pause(tournament=elsewhere, by=organiser)
     assert callbacks == [] and messages(there_layer, there_channel) == []
+
+
+@override_settings(CHANNEL_LAYERS=IN_MEMORY)
+def test_a_round_that_opens_tells_its_tables_when_it_ends(
+    organiser, make_tournament, register_pairs, django_capture_on_commit_callbacks
+):
+    tournament = make_tournament(
+        start_at=timezone.now() + timedelta(hours=1),
+        registration_opens_at=timezone.now() - timedelta(days=1),
+        round_length=timedelta(minutes=30),
+        gap_length=timedelta(minutes=5),
+        rounds=2,
+        play="online",
+    )
+    register_pairs(tournament, 4, now=timezone.now())
+    clock.start_now(by=organiser, tournament=tournament)
+    clock.close_round_now(tournament=tournament, by=organiser, round_number=1)
+    second = Round.objects.get(tournament=tournament, number=2)
+    assert second.status == RoundStatus.SCHEDULED
+    table = table_at(tournament, 2)
+    layer, channel = listen(events.table_group(table.pk))
+    with django_capture_on_commit_callbacks(execute=True):
+        clock.advance(now=second.starts_at)
+    [message] = messages(layer, channel)
+    second.refresh_from_db()
+    assert second.status == RoundStatus.OPEN
+    assert message["type"] == "round.changed" and message["round"] == 2
+    assert message["ends_at"] == second.ends_at.isoformat() and message["paused"] is False

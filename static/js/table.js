@@ -13,6 +13,8 @@ const SUITS = ["S", "H", "D", "C"];
 const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RANKS = "23456789TJQKA";
 const REFUSED = new Set([4401, 4403, 4404]);
+// server's clock − this device's, at load: the round clock counts on the server's time.
+const CLOCK_OFFSET = (Date.parse(cfg.serverNow) || Date.now()) - Date.now();
 
 const me = cfg.seat; // null: watching (an organiser, or anyone after the close)
 const bottom = me || "S";
@@ -210,6 +212,9 @@ function receive(message) {
         notice = message.error;
       }
       break;
+    case "round":
+      followClock(message);
+      return; // the clock only: the table is as it was
     case "round_closed":
       closed = { round: message.round, next: message.next };
       stopClock();
@@ -493,6 +498,66 @@ function stopClock() {
   clock.replaceChildren(h("span", { class: "clock-label" }, fmt(S.round_closed, { n: closed.round })));
 }
 
+// "19:30 UTC+8": a moment in the site's zone, as the server writes it (`zoned`).
+function zoned(iso) {
+  const when = new Date(iso);
+  try {
+    const parts = new Intl.DateTimeFormat("en-GB", {
+      timeZone: cfg.timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23",
+      timeZoneName: "longOffset",
+    }).formatToParts(when);
+    const part = (type) => (parts.find((p) => p.type === type) || {}).value || "";
+    const offset = /([+-])(\d{1,2}):?(\d{2})?/.exec(part("timeZoneName"));
+    let zone = "UTC+0";
+    if (offset) {
+      const minutes = Number(offset[3] || 0);
+      zone = `UTC${offset[1] === "-" ? "\u2212" : "+"}${Number(offset[2])}` +
+        (minutes ? `:${String(minutes).padStart(2, "0")}` : "");
+    }
+    return `${part("hour")}:${part("minute")} ${zone}`;
+  } catch {
+    return `${when.toISOString().slice(11, 16)} UTC+0`;
+  }
+}
+
+function countdown(ms) {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  const pad = (n) => String(n).padStart(2, "0");
+  const hours = Math.floor(s / 3600);
+  const rest = `${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
+  return hours ? `${hours}:${rest}` : rest;
+}
+
+// The organiser moved the bell or stopped the clock (the socket's `round` message): the
+// round clock of the page says the new end, or that play is paused — no reload. site.js
+// keeps counting down whatever carries `data-clock`.
+function followClock(message) {
+  const clock = document.querySelector(".bt-meta .clock");
+  if (!clock || closed || !message.ends_at) return;
+  const n = message.round ?? cfg.round;
+  const done = h("span", { class: "clock-done", "data-clock-done": true, hidden: true }, S.clock_done);
+  clock.dataset.endsAt = message.ends_at;
+  if (message.paused) {
+    clock.removeAttribute("data-clock");
+    clock.removeAttribute("data-deadline");
+    clock.className = "clock compact phase-paused";
+    clock.replaceChildren(h("span", { class: "clock-label" }, S.clock_paused), done);
+    return;
+  }
+  const starting = message.starts_at && Date.parse(message.starts_at) > Date.now() + CLOCK_OFFSET;
+  const deadline = starting ? message.starts_at : message.ends_at;
+  clock.className = `clock compact phase-${starting ? "starts" : "ends"}`;
+  clock.dataset.offset = String(CLOCK_OFFSET);
+  clock.dataset.deadline = deadline;
+  clock.dataset.clock = "";
+  clock.replaceChildren(
+    h("span", { class: "clock-label" }, fmt(starting ? S.clock_starts_in : S.clock_ends_in, { n })), " ",
+    h("span", { class: "clock-time", "data-clock-time": true },
+      countdown(Date.parse(deadline) - (Date.now() + CLOCK_OFFSET))), " ",
+    h("span", { class: "clock-at" }, fmt(starting ? S.clock_starts_at : S.clock_ends_at, { at: zoned(deadline) })),
+    " ", done);
+}
+
 function statusLine(v) {
   if (v.over || !v.turn || closed || v.claim) return "";
   if (isMyTurn(v)) return v.turn === me ? S.your_turn : S.your_turn_dummy;
@@ -510,6 +575,7 @@ function render() {
   const info = $("bt-info");
   info.replaceChildren();
   if (notice) info.append(h("p", { class: "message error", role: "alert" }, notice));
+  if (!me && !closed) info.append(h("p", { class: "bt-watch-note", id: "bt-watch-note" }, S.watching_note));
   if (closed) info.append(closedPanel());
   for (const [position, offset] of [["bottom", 0], ["left", 1], ["top", 2], ["right", 3]]) {
     $("bt-pos-" + position).replaceChildren(view ? seatPanel(view, seatAt(offset), position) : "");
@@ -557,5 +623,11 @@ document.addEventListener("keydown", (event) => {
 });
 
 $("bt-help").textContent = S.keys_help;
+if (!me) {
+  // Not seated (an organiser, or anyone after the close): said once, in the header, and
+  // the hands stay where they were dealt, South at the bottom.
+  $("bt").dataset.watching = "true";
+  $("bt-conn").before(h("span", { class: "bt-watching", id: "bt-watching", title: S.watching_note }, S.watching));
+}
 render();
 connect();

@@ -230,3 +230,19 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
                 "view": view,
             }
         )
+
+    async def round_changed(self, event):
+        """The round's bell moved (extension, resume, a late opening) or the director
+        stopped the clock: tell the page when the round now ends, and whether the clock
+        is stopped (docs/PLAY_PROTOCOL.md, `round`). No view: nothing was played."""
+        if not self.watching:
+            return
+        await self.send_json(
+            {
+                "type": "round",
+                "round": event.get("round"),
+                "starts_at": event.get("starts_at"),
+                "ends_at": event["ends_at"],
+                "paused": bool(event.get("paused")),
+            }
+        )

@@ -15,6 +15,11 @@ nothing), so a hand still reaches no one before they may see it (RULES 9).
                                  "round": number, "next_round": number | None,
                                  "seats": {pair_id: {"table": t, "direction": "NS"|"EW"|
                                  "BYE"}}}
+    both groups                 {"type": "round.changed", "round_id", "round": number,
+                                 "starts_at": iso, "ends_at": iso, "status": the
+                                 tournament's, "paused": bool} when the bell moves or
+                                 the clock stops or starts again (extend, pause,
+                                 resume, a late opening)
 
 Without a channel layer (`CHANNEL_LAYERS` unset) these are no-ops, so played-elsewhere
 events, tests and commands need no server.
@@ -28,7 +33,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from ..models import Round, Table
+from ..models import PlayMode, Round, RoundStatus, Table, TournamentStatus
 
 logger = logging.getLogger(__name__)
 
@@ -117,3 +122,35 @@ def round_closing(*, tournament, round) -> None:
         return
     round_id = round.pk
     transaction.on_commit(lambda: round_closed(round_id=round_id))
+
+
+def round_changed(*, round_id: int) -> None:
+    """The round's clock changed (called after the commit): its tables and its round
+    group hear the end time and whether the clock is stopped, as stored now."""
+
+    changed = Round.objects.select_related("tournament").get(pk=round_id)
+    if changed.status == RoundStatus.CLOSED:
+        return  # closed in the same transaction (close now while paused): round.closed says it
+    status = changed.tournament.status
+    message = {
+        "type": "round.changed",
+        "round_id": round_id,
+        "round": changed.number,
+        "starts_at": changed.starts_at.isoformat(),
+        "ends_at": changed.ends_at.isoformat(),
+        "status": status,
+        "paused": status == TournamentStatus.PAUSED,
+    }
+    tables = Table.objects.filter(round_id=round_id).values_list("id", flat=True)
+    _send([round_group(round_id), *(table_group(t) for t in tables)], message)
+
+
+def round_changing(*, tournament, round) -> None:
+    """The clock's hook where it moves a round's bell (extend, resume, a late opening)
+    or stops the clock (pause): announce the round's clock once the change has
+    committed, so an open table page follows without a reload (RULES 3, 9). Nothing for
+    a played-elsewhere tournament, no round, or a closed one."""
+    if tournament.play != PlayMode.ONLINE or round is None or round.status == RoundStatus.CLOSED:
+        return
+    round_id = round.pk
+    transaction.on_commit(lambda: round_changed(round_id=round_id))

@@ -1,10 +1,13 @@
 """Who is at the other end of a table's WebSocket.
 
 People come with their session cookie (Channels' `AuthMiddlewareStack`); programs
-(robots, club systems, tests) with an API token, in an `Authorization: Bearer` header
-or, for clients that cannot set headers, a `token` query parameter. The token is checked
-by the API's own lookup (`tournaments.api.auth.TokenAuth`), so an expired or revoked
-token is refused here exactly as over HTTP.
+(robots, club systems, tests) with an API token in an `Authorization: Bearer` header.
+The token is checked by the API's own lookup (`tournaments.api.auth.TokenAuth`), so an
+expired or revoked token is refused here exactly as over HTTP.
+
+A key in the URL (`?token=…`) is refused, never used: servers and proxies write URLs to
+their access logs (uvicorn does), so a key sent there is a key written to disk. The
+client is told to send it in the Authorization header (close code 4401).
 """
 
 from __future__ import annotations
@@ -25,15 +28,19 @@ TOKEN_REFUSAL = "token_refusal"
 
 
 def presented_token(scope) -> str | None:
-    """The API key from the `Authorization: Bearer` header, else from `?token=`."""
+    """The API key from the `Authorization: Bearer` header."""
     for name, value in scope.get("headers", ()):
         if name == b"authorization":
             scheme, _sep, key = value.decode("latin-1").partition(" ")
             if scheme.lower() == "bearer":
                 return key.strip()
-    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    keys = query.get("token")
-    return keys[0].strip() if keys else None
+    return None
+
+
+def token_in_url(scope) -> bool:
+    """A `token` query parameter was sent (whatever its value): refused, see above."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+    return "token" in query
 
 
 @database_sync_to_async
@@ -59,6 +66,14 @@ class TokenAuthMiddleware:
         self.inner = inner
 
     async def __call__(self, scope, receive, send):
+        if token_in_url(scope):
+            # Not looked up, not even to say whether it is valid: the key is in a log now.
+            scope = dict(scope, user=AnonymousUser())
+            scope[TOKEN_REFUSAL] = _(
+                "API keys are not accepted in the URL (servers log URLs): send the key in "
+                "the Authorization header (Authorization: Bearer <key>)."
+            )
+            return await self.inner(scope, receive, send)
         key = presented_token(scope)
         if key is not None:
             user, refusal = await _token_user(key)

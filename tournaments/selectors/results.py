@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 import scoring
 
 from ..models import (
+    Direction,
     Pair,
     PairBoardScore,
     PairStatus,
@@ -122,13 +123,32 @@ def _tie_breaks(ordered: list[tuple], finished: bool) -> dict[int, str | None]:
     return ties
 
 
+# `adjusted` of a grid cell whose score the director set on a played board (an assigned
+# score, RULES 5.4), beside the artificial codes "A+", "A", "A-".
+DIRECTOR_SET = "D"
+
+
 def board_score_grid(*, tournament: Tournament) -> dict[int, dict[int, tuple]]:
-    """{pair_id: {board_number: (points, completed, direction)}} for the results page
-    (one query)."""
+    """{pair_id: {board_number: (points, completed, direction, adjusted)}} for the
+    results page (one query). `adjusted` marks a score the travellers mark (RULES 5.4):
+    the artificial score's code ("A+", "A", "A-": Law 12C2, the bell's policy, a
+    withdrawal), DIRECTOR_SET for a result the director set, "" otherwise (a bye's
+    average is shown as a bye, not marked)."""
     grid: dict[int, dict[int, tuple]] = defaultdict(dict)
     rows = PairBoardScore.objects.filter(
         pair__tournament=tournament, board__round__status=RoundStatus.CLOSED
-    ).values_list("pair_id", "board__number", "points", "completed", "direction")
-    for pair_id, number, points, completed, direction in rows:
-        grid[pair_id][number] = (points, completed, direction)
+    ).values_list(
+        "pair_id",
+        "board__number",
+        "points",
+        "completed",
+        "direction",
+        "artificial",
+        "result__adjusted_by_id",
+    )
+    for pair_id, number, points, completed, direction, artificial, adjusted_by in rows:
+        adjusted = ""
+        if direction != Direction.BYE and completed:
+            adjusted = artificial or (DIRECTOR_SET if adjusted_by is not None else "")
+        grid[pair_id][number] = (points, completed, direction, adjusted)
     return grid

@@ -52,7 +52,7 @@ from ..models import (
     TournamentStatus,
     UnplayedPolicy,
 )
-from ..online.events import round_closing
+from ..online.events import round_changing, round_closing
 from . import board_scoring, history
 from .bulk import insert_rows
 from .permissions import RUN_CLOCK, require
@@ -172,6 +172,7 @@ def _next_transition(tournament: Tournament, now: datetime) -> str | None:
             current.starts_at = starts_at
         current.status = RoundStatus.OPEN
         current.save(update_fields=["status", "starts_at", "ends_at", "clock_note"])
+        round_changing(tournament=tournament, round=current)
         return f"{tournament.name}: round {current.number} opened"
     if current.status == RoundStatus.OPEN and current.ends_at <= now:
         return _close(tournament, current, now, bell=current.ends_at)
@@ -532,6 +533,7 @@ def extend_round(
             raise ClockError(_("Round %(n)s has already reached its bell.") % {"n": current.number})
         current.ends_at += timedelta(minutes=minutes)
         current.save(update_fields=["ends_at"])
+        round_changing(tournament=tournament, round=current)
         return ActionReport(tournament=tournament, round=current)
 
 
@@ -545,6 +547,7 @@ def pause(*, tournament: Tournament, by, now: datetime | None = None) -> ActionR
         tournament.paused_at = now
         tournament.status = TournamentStatus.PAUSED
         tournament.save(update_fields=["paused_at", "status"])
+        round_changing(tournament=tournament, round=_current_round(tournament))
         return ActionReport(tournament=tournament)
 
 
@@ -575,6 +578,7 @@ def _resume(tournament: Tournament, now: datetime) -> None:
                 current.starts_at += paused_for
             current.ends_at += paused_for
             current.save(update_fields=["starts_at", "ends_at"])
+        round_changing(tournament=tournament, round=current)
     tournament.paused_at = None
     tournament.save(update_fields=["status", "start_at", "paused_at"])
 

@@ -44,6 +44,7 @@ from ..models import (
     TournamentStatus,
     UnplayedPolicy,
 )
+from ..online.events import round_changing
 from . import board_scoring
 from .clock import CUTOFF
 from .permissions import CHANGE_TOURNAMENT, require
@@ -348,4 +349,6 @@ def change_schedule(
                 waiting.starts_at += tournament.gap_length - old_gap
             waiting.ends_at = waiting.starts_at + tournament.round_length
             waiting.save(update_fields=["starts_at", "ends_at"])
+            # Pages already open at the next round's tables show its new times.
+            round_changing(tournament=tournament, round=waiting)
         return tournament

@@ -104,6 +104,16 @@ def _strings() -> dict[str, str]:
         "refused": _("This table cannot be shown."),
         "cards_left": _("%(n)s cards"),
         "watching": _("Watching"),
+        "watching_note": _(
+            "You are not seated at this table: every hand is shown as the server sends it."
+        ),
+        # The round clock, as templates/tournaments/_clock.html words it (same msgids).
+        "clock_ends_in": _("Round %(n)s ends in"),
+        "clock_starts_in": _("Round %(n)s starts in"),
+        "clock_ends_at": pgettext("round ends", "at %(at)s"),
+        "clock_starts_at": pgettext("round starts", "at %(at)s"),
+        "clock_paused": _("Paused by the director"),
+        "clock_done": _("Time is up"),
         "play_card": _("Play %(card)s"),
         "keys_help": _(
             "Keyboard: Tab to a card or call, Enter to play it; L shows the last trick."
@@ -161,6 +171,10 @@ def play_table(request, tournament_id: int, table_id: int):
         "tournamentUrl": reverse("tournament", args=[tournament.pk]),
         "playUrl": reverse("play_table", args=[tournament.pk, 0]),
         "strings": _strings(),
+        # The clock follows the socket's `round` message: the server's time (the
+        # countdown runs on it) and the zone its end is written in.
+        "serverNow": timezone.now().isoformat(),
+        "timeZone": timezone.get_current_timezone_name(),
     }
     return render(
         request,

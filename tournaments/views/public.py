@@ -19,6 +19,7 @@ from ..deals import hands_of, high_card_points
 from ..forms import ProposePairForm
 from ..live import cached
 from ..models import (
+    Adjustment,
     Board,
     Direction,
     Pair,
@@ -172,17 +173,31 @@ def _cells(scores: dict, boards: list[int], board_url: str, method: str) -> list
     """`_cells_html`, one cell a board (the printed grid takes them in column groups)."""
     not_played = gettext("not played")
     titles = {code: bridge.direction(code) for code in Direction.values}
+    # An adjusted score is marked as on the traveller (_traveller.html): "A", its words
+    # in the cell's title (RULES 5.4).
+    awarded = gettext("an adjusted score, awarded by the director")
+    kinds = {code: str(label) for code, label in Adjustment.choices}  # Average plus…
     cells = []
     for n in boards:
         value = scores.get(n)
         if value is None:
             cells.append(format_html('<td class="num cell empty" data-board="{}"></td>', n))
             continue
-        points, completed, direction = value
+        points, completed, direction = value[:3]
+        adjusted = value[3] if len(value) > 3 else ""  # a grid cached before the mark
         if not completed:
             cells.append(format_html(
                 '<td class="num cell np" data-board="{}"><a href="{}{}/" title="{}">·</a></td>',
                 n, board_url, n, not_played,
+            ))  # fmt: skip
+        elif adjusted:
+            kind = kinds.get(adjusted)  # none for a result the director set
+            parts = (titles.get(direction, direction), kind, awarded)
+            title = " · ".join(str(part) for part in parts if part)
+            cells.append(format_html(
+                '<td class="num cell {} adjusted" data-board="{}" data-adjusted="{}">'
+                '<a href="{}{}/" title="{}">{}<sup class="adj">A</sup></a></td>',
+                direction, n, adjusted, board_url, n, title, bridge.points(points, method),
             ))  # fmt: skip
         else:
             cells.append(format_html(

@@ -4,13 +4,17 @@ refused action or without a channel layer."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.test import override_settings
+from django.utils import timezone
 
 from tests.support.online import players_by_seat, table_at
-from tournaments.errors import PlayRefused
+from tournaments.errors import ClockError, PlayRefused
+from tournaments.models import Round, RoundStatus, TournamentStatus
 from tournaments.online import events, seats, services
 from tournaments.services import clock
 
@@ -64,12 +68,8 @@ def test_an_accepted_action_is_announced_to_its_table_after_the_commit(
     # Each seat's view is the one `board_view` gives that seat; "*" an organiser's.
     users = players_by_seat(table)
     for seat, user in users.items():
-        assert message["views"][seat] == services.board_view(
-            table=table, board_number=1, user=user
-        )
-    assert message["views"]["*"] == services.board_view(
-        table=table, board_number=1, user=organiser
-    )
+        assert message["views"][seat] == services.board_view(table=table, board_number=1, user=user)
+    assert message["views"]["*"] == services.board_view(table=table, board_number=1, user=organiser)
     # The alert is the caller's and the opponents': never shown to partner.
     assert message["views"]["E"]["auction"][0]["alert"] == "15-17"
     assert "alert" not in message["views"]["S"]["auction"][0]
@@ -112,3 +112,106 @@ def test_a_closing_round_tells_its_tables_where_each_pair_sits_next(
 def test_without_a_channel_layer_events_are_no_ops(online_running):
     assert get_channel_layer() is None
     events.views_stored(table_id=1, board_number=1, seq=1, seats={}, views={})  # no error
+
+
+@override_settings(CHANNEL_LAYERS=IN_MEMORY)
+def test_an_extension_a_pause_and_a_resume_tell_the_round_its_new_clock(
+    online_running, organiser, django_capture_on_commit_callbacks
+):
+    """RULES 3, 9: the round's tables hear the bell move and the clock stop and start,
+    once the change has committed, as the round now stands; with no card in it."""
+    tournament, _pairs = online_running
+    table = table_at(tournament)
+    round_id = table.round_id
+    layer, channel = listen(events.round_group(round_id))
+    table_layer, table_channel = listen(events.table_group(table.pk))
+    other_layer, other = listen(events.table_group(table_at(tournament, 1, 2).pk))
+    before = Round.objects.get(pk=round_id).ends_at
+    t0 = timezone.now()
+
+    def told() -> dict:
+        heard = messages(layer, channel)
+        assert len(heard) == 1, heard
+        assert messages(table_layer, table_channel) == heard
+        assert messages(other_layer, other) == heard
+        return heard[0]
+
+    with django_capture_on_commit_callbacks(execute=True):
+        clock.extend_round(tournament=tournament, minutes=10, by=organiser, round_number=1)
+    extended = told()
+    assert extended == {
+        "type": "round.changed",
+        "round_id": round_id,
+        "round": 1,
+        "starts_at": Round.objects.get(pk=round_id).starts_at.isoformat(),
+        "ends_at": (before + timedelta(minutes=10)).isoformat(),
+        "status": TournamentStatus.RUNNING,
+        "paused": False,
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        clock.pause(tournament=tournament, by=organiser, now=t0)
+    paused = told()
+    assert paused["paused"] is True and paused["status"] == TournamentStatus.PAUSED
+    assert paused["ends_at"] == extended["ends_at"]  # stopped, not yet moved
+    with django_capture_on_commit_callbacks(execute=True):
+        clock.resume(tournament=tournament, by=organiser, now=t0 + timedelta(minutes=3))
+    resumed = told()
+    assert resumed["paused"] is False
+    assert resumed["ends_at"] == (before + timedelta(minutes=13)).isoformat()
+    assert resumed["ends_at"] == Round.objects.get(pk=round_id).ends_at.isoformat()
+
+
+@override_settings(CHANNEL_LAYERS=IN_MEMORY)
+def test_a_refused_extension_and_a_played_elsewhere_round_announce_nothing(
+    online_running, organiser, make_tournament, register_pairs, django_capture_on_commit_callbacks
+):
+    tournament, _pairs = online_running
+    table = table_at(tournament)
+    layer, channel = listen(events.table_group(table.pk))
+    with (
+        django_capture_on_commit_callbacks(execute=True) as callbacks,
+        pytest.raises(ClockError),
+    ):
+        clock.extend_round(tournament=tournament, minutes=10, by=organiser, round_number=2)
+    assert callbacks == [] and messages(layer, channel) == []
+
+    elsewhere = make_tournament(
+        start_at=timezone.now() + timedelta(hours=1),
+        registration_opens_at=timezone.now() - timedelta(days=1),
+    )
+    register_pairs(elsewhere, 4, now=timezone.now())
+    clock.start_now(by=organiser, tournament=elsewhere)
+    there = table_at(elsewhere)
+    there_layer, there_channel = listen(events.table_group(there.pk))
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        clock.extend_round(tournament=elsewhere, minutes=10, by=organiser)
+        clock.pause(tournament=elsewhere, by=organiser)
+    assert callbacks == [] and messages(there_layer, there_channel) == []
+
+
+@override_settings(CHANNEL_LAYERS=IN_MEMORY)
+def test_a_round_that_opens_tells_its_tables_when_it_ends(
+    organiser, make_tournament, register_pairs, django_capture_on_commit_callbacks
+):
+    tournament = make_tournament(
+        start_at=timezone.now() + timedelta(hours=1),
+        registration_opens_at=timezone.now() - timedelta(days=1),
+        round_length=timedelta(minutes=30),
+        gap_length=timedelta(minutes=5),
+        rounds=2,
+        play="online",
+    )
+    register_pairs(tournament, 4, now=timezone.now())
+    clock.start_now(by=organiser, tournament=tournament)
+    clock.close_round_now(tournament=tournament, by=organiser, round_number=1)
+    second = Round.objects.get(tournament=tournament, number=2)
+    assert second.status == RoundStatus.SCHEDULED
+    table = table_at(tournament, 2)
+    layer, channel = listen(events.table_group(table.pk))
+    with django_capture_on_commit_callbacks(execute=True):
+        clock.advance(now=second.starts_at)
+    [message] = messages(layer, channel)
+    second.refresh_from_db()
+    assert second.status == RoundStatus.OPEN
+    assert message["type"] == "round.changed" and message["round"] == 2
+    assert message["ends_at"] == second.ends_at.isoformat() and message["paused"] is False

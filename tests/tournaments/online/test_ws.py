@@ -125,17 +125,42 @@ def test_a_table_may_be_named_as_the_http_api_names_it(room):
     assert code == CLOSE_NOT_FOUND
 
 
-def test_the_token_may_come_in_the_query_and_wins_over_a_session(room):
+def test_a_token_wins_over_a_session(room):
     table, users, tokens = room["table"], room["users"], room["tokens"]
     cookie = session_cookie(users["S"])
 
     async def scenario():
-        ws, _ = await connect(board_path(table, 1), cookie=cookie, query_token=tokens["W"])
+        ws, _ = await connect(board_path(table, 1), cookie=cookie, token=tokens["W"])
         snapshot = await ws.receive_json_from(timeout=TIMEOUT)
         await ws.disconnect()
         return snapshot
 
     assert async_to_sync(scenario)()["view"]["seat"] == "W"
+
+
+def test_a_token_in_the_url_is_refused_and_says_to_use_the_header(room):
+    """Servers log URLs: a key there is refused (valid or not, with a session or not),
+    and the client is told where to send it instead."""
+    table, users, tokens = room["table"], room["users"], room["tokens"]
+    cookie = session_cookie(users["S"])
+
+    async def scenario():
+        outcomes = []
+        for kwargs in (
+            {"query_token": tokens["W"]},
+            {"query_token": tokens["W"], "cookie": cookie, "origin": "http://testserver"},
+            {"query_token": "", "token": tokens["W"]},
+            {"query_token": "f" * 40},
+        ):
+            ws, connected = await connect(board_path(table, 1), **kwargs)
+            assert connected
+            outcomes.append(await refused_with(ws))
+        return outcomes
+
+    for error, code in async_to_sync(scenario)():
+        assert code == CLOSE_UNAUTHENTICATED
+        assert error["type"] == "error" and "Authorization header" in error["error"]
+        assert "view" not in error and not cards_in(error)
 
 
 def test_refusals_say_why_and_close_with_a_code(room):
@@ -402,3 +427,60 @@ def test_no_seat_and_no_watcher_ever_receives_a_card_it_may_not_see(room, organi
     for name in ("anonymous", "other"):
         assert all(message["type"] == "error" for message in received[name])
         assert not any(cards_in(message) for message in received[name])
+
+
+def test_an_extension_and_a_pause_reach_every_open_socket_of_the_round(room, organiser):
+    """The organiser extends the round, pauses and resumes: every seat, the organiser
+    watching and the other table's players hear the round's new end (RULES 3, 9)."""
+    table, other, tokens = room["table"], room["other"], room["tokens"]
+    first_round, organiser_token = room["round"], token_of(organiser)
+    other_token = token_of(seated_users(other)["E"])
+    tournament = first_round.tournament
+    t0 = timezone.now()
+
+    async def scenario():
+        sockets = {}
+        for seat in SEATS:
+            sockets[seat], _ = await connect(board_path(table, 1), token=tokens[seat])
+        sockets["organiser"], _ = await connect(board_path(table, 2), token=organiser_token)
+        sockets["other table"], _ = await connect(board_path(other, 1), token=other_token)
+        for ws in sockets.values():
+            assert (await ws.receive_json_from(timeout=TIMEOUT))["type"] == "snapshot"
+        heard = {}
+        for name, change in (
+            ("extend", lambda: clock.extend_round(tournament=tournament, minutes=5, by=organiser)),
+            ("pause", lambda: clock.pause(tournament=tournament, by=organiser, now=t0)),
+            (
+                "resume",
+                lambda: clock.resume(
+                    tournament=tournament, by=organiser, now=t0 + timedelta(minutes=2)
+                ),
+            ),
+        ):
+            await database_sync_to_async(change)()
+            heard[name] = {
+                who: await ws.receive_json_from(timeout=TIMEOUT) for who, ws in sockets.items()
+            }
+        quiet = [await ws.receive_nothing(timeout=0.3) for ws in sockets.values()]
+        for ws in sockets.values():
+            await ws.disconnect()
+        return heard, quiet
+
+    before = first_round.ends_at
+    heard, quiet = async_to_sync(scenario)()
+    assert all(quiet)  # one message per change, no view (nothing was played)
+    expected = {
+        "extend": (before + timedelta(minutes=5), False),
+        "pause": (before + timedelta(minutes=5), True),
+        "resume": (before + timedelta(minutes=7), False),
+    }
+    for name, (ends_at, paused) in expected.items():
+        for who, message in heard[name].items():
+            assert message == {
+                "type": "round",
+                "round": 1,
+                "starts_at": first_round.starts_at.isoformat(),
+                "ends_at": ends_at.isoformat(),
+                "paused": paused,
+            }, (name, who)
+    assert Round.objects.get(pk=first_round.pk).ends_at == before + timedelta(minutes=7)

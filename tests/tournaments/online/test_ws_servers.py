@@ -146,7 +146,8 @@ async def hear_the_bell(table, tokens, port, round_id) -> dict[str, dict]:
     try:
         for seat in SEATS:
             sockets[seat] = await connect(
-                f"ws://127.0.0.1:{port}{board_path(table, 1)}?token={tokens[seat]}"
+                f"ws://127.0.0.1:{port}{board_path(table, 1)}",
+                additional_headers={"Authorization": f"Bearer {tokens[seat]}"},
             )
             snapshot = json.loads(await asyncio.wait_for(sockets[seat].recv(), TIMEOUT))
             assert snapshot["type"] == "snapshot"

@@ -111,3 +111,15 @@ def service_player(table: Table, board_number: int):
         return services.act(table=table, board_number=board_number, user=user, action=action)
 
     return view_of, act
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _table_server_connections_closed(django_db_setup, django_db_blocker):
+    """The table server's pool threads (`tournaments.online.db`) keep their own
+    connections to the test database: close them before it is dropped."""
+    yield
+    from tournaments.online import db
+
+    if db._executor.cache_info().currsize:
+        with django_db_blocker.unblock():
+            db.close_connections()

@@ -17,12 +17,12 @@ is not sent again.
 
 from __future__ import annotations
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils.translation import gettext as _
 
 from ..errors import NotAllowed, NotFound, ServiceError
 from . import live_reads, services
+from .db import table_db
 from .views import WATCHER
 from .ws_auth import TOKEN_REFUSAL
 
@@ -51,7 +51,7 @@ def _view_seq(view: dict) -> int:
     return int(view["next_seq"]) - 1
 
 
-@database_sync_to_async
+@table_db
 def _load_table(route: dict):
     if "table_id" in route:
         return live_reads.table_for_socket(table_id=route["table_id"])
@@ -62,17 +62,17 @@ def _load_table(route: dict):
     )
 
 
-@database_sync_to_async
+@table_db
 def _board_view(*, table, board_number: int, user) -> dict:
     return services.board_view(table=table, board_number=board_number, user=user)
 
 
-@database_sync_to_async
+@table_db
 def _act(*, table, board_number: int, user, action: dict) -> dict:
     return services.act(table=table, board_number=board_number, user=user, action=action)
 
 
-@database_sync_to_async
+@table_db
 def _next_seat(*, user, closed_round_id: int) -> dict | None:
     return live_reads.next_seat(user=user, closed_round_id=closed_round_id)
 

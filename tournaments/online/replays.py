@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from functools import cache
 from typing import NamedTuple
 
 import play
@@ -65,18 +66,22 @@ _ROWS = (
 )
 
 
-def _rows_after(table_id: int, board_id: int, after: int) -> list[_Row]:
+@cache
+def _rows_sql() -> str:
     columns = {
         name: sql.column(PlayAction, name)
         for name in ("id", "seq", "seat", "kind", "call", "alert", "card", "tricks")
     }
-    statement = _ROWS.format(
+    return _ROWS.format(
         t=sql.table(PlayAction),
         table=sql.column(PlayAction, "table"),
         board=sql.column(PlayAction, "board"),
         **columns,
     )
-    return [_Row(*row) for row in sql.fetch_all(statement, [table_id, board_id, after])]
+
+
+def _rows_after(table_id: int, board_id: int, after: int) -> list[_Row]:
+    return [_Row(*row) for row in sql.fetch_all(_rows_sql(), [table_id, board_id, after])]
 
 
 def _recall(key: tuple[int, int]) -> _Kept | None:

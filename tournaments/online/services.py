@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -118,7 +119,8 @@ class _TableNow:
     swapped: frozenset[int]  # the pairs that swapped their seats
 
 
-def _table_now(*, table: Table, board_number: int, context: _Context) -> _TableNow:
+@cache
+def _table_now_sql() -> str:
     action, result, board, swap = PlayAction, BoardResult, Board, SwappedSeats
 
     def col(model, name: str) -> str:
@@ -134,7 +136,7 @@ def _table_now(*, table: Table, board_number: int, context: _Context) -> _TableN
         f"EXISTS (SELECT 1 FROM {sql.table(swap)}"
         f" WHERE {col(swap, 'table')} = %s AND {col(swap, 'pair')} = %s)"
     )
-    row = sql.fetch_one(
+    return (
         f"SELECT COALESCE(MAX({col(action, 'seq')}), 0), COALESCE(MAX({col(action, 'id')}), 0),"
         # Boards are played in order (RULES 9): the first earlier board with no result.
         f" (SELECT MIN(b.{col(board, 'number')}) FROM {sql.table(board)} b"
@@ -144,7 +146,13 @@ def _table_now(*, table: Table, board_number: int, context: _Context) -> _TableN
         f"   AND br.{col(result, 'table')} = %s)),"
         f" {result_field('state')}, {result_field('played_online')}, {swapped}, {swapped}"
         f" FROM {sql.table(action)}"
-        f" WHERE {col(action, 'table')} = %s AND {col(action, 'board')} = %s",
+        f" WHERE {col(action, 'table')} = %s AND {col(action, 'board')} = %s"
+    )
+
+
+def _table_now(*, table: Table, board_number: int, context: _Context) -> _TableNow:
+    row = sql.fetch_one(
+        _table_now_sql(),
         [
             table.round_id,
             board_number,
@@ -171,6 +179,41 @@ def _table_now(*, table: Table, board_number: int, context: _Context) -> _TableN
         result_online=None if online is None else bool(online),
         swapped=frozenset(pair for pair, flag in flags if flag),
     )
+
+
+@cache
+def _insert_action_sql() -> str:
+    names = ("table", "board", "seq", "seat", "kind", "call", "alert", "card", "tricks", "by")
+    columns = ", ".join(sql.column(PlayAction, name) for name in (*names, "stored_at"))
+    return (
+        f"INSERT INTO {sql.table(PlayAction)} ({columns})"
+        f" VALUES ({', '.join(['%s'] * (len(names) + 1))}) RETURNING {sql.column(PlayAction, 'id')}"
+    )
+
+
+def _store_action(
+    *, table: Table, board_id: int, seq: int, fields: dict, user, now: datetime
+) -> int:
+    """One `PlayAction` row (fixed SQL: this is the statement of every call and card);
+    its id."""
+    row = sql.fetch_one(
+        _insert_action_sql(),
+        [
+            table.pk,
+            board_id,
+            seq,
+            fields["seat"],
+            fields["kind"],
+            fields["call"],
+            fields["alert"],
+            fields["card"],
+            fields["tricks"],
+            user.pk,
+            connection.ops.adapt_datetimefield_value(now),
+        ],  # fmt: skip
+    )
+    assert row is not None  # RETURNING answers the new row
+    return row[0]
 
 
 def _board(*, table: Table, context: _Context, now_at: _TableNow) -> play.BoardState:
@@ -339,8 +382,9 @@ def act(
             after = state.apply(made)
         except play.IllegalAction as error:
             raise PlayRefused(scoring_message(error)) from None
-        row = PlayAction.objects.create(
-            table_id=table.pk, board_id=context.board_id, seq=seq, by=user, stored_at=now, **fields
+        assert context.board_id is not None
+        action_id = _store_action(
+            table=table, board_id=context.board_id, seq=seq, fields=fields, user=user, now=now
         )
         if after.is_over:
             _store_result(table=table, board_id=context.board_id, state=after, user=user, now=now)
@@ -354,7 +398,7 @@ def act(
             replays.remember(
                 table_id=table_id,
                 board_id=board_id,
-                stored=replays.Stored(seq, row.pk),
+                stored=replays.Stored(seq, action_id),
                 deal=dealt,
                 state=after,
             )

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.security.websocket import OriginValidator
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.utils.translation import gettext as _
 
 from ..api.auth import TokenAuth, TokenRefused
+from .db import table_db
 
 # Set in the scope when a token was presented and refused: the consumer accepts, says
 # why, and closes with CLOSE_UNAUTHENTICATED instead of treating the client as anonymous.
@@ -43,7 +43,7 @@ def token_in_url(scope) -> bool:
     return "token" in query
 
 
-@database_sync_to_async
+@table_db
 def _token_user(key: str):
     """(user, refusal): the token's active user, or None and the reason to tell."""
     try:

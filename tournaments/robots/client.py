@@ -114,7 +114,7 @@ async def _play_board(
     job, board, base, pace, rng, claim_after, observer, timeout, double_dummy
 ) -> str:
     loop = asyncio.get_running_loop()
-    state = _Board()
+    state = _new_board(board)
     act_at: float | None = None
     give_up_by = loop.time() + timeout
     async with connect(
@@ -135,44 +135,65 @@ async def _play_board(
             message = json.loads(raw)
             if observer is not None:
                 observer("message", job.seat, message, time.monotonic())
-            kind = message.get("type")
-            if kind == "round_closed":
-                return CLOSED
-            if kind == "error" and "view" not in message:
-                continue  # refused at the handshake: the close follows
-            if kind == "error":
-                state.errors += 1
-                current = state.view["next_seq"] if state.view else 0
-                if message["view"]["next_seq"] >= current:
-                    # Never older than the view already held (a view message for a
-                    # later action may have come first): no resend of a stored action.
-                    state.view = message["view"]
-                    state.seq = max(state.seq, message["view"]["next_seq"] - 1)
-            elif kind in ("snapshot", "view"):
-                if message["seq"] <= state.seq:
-                    continue
-                if (
-                    kind == "view"
-                    and message["seq"] not in state.sent
-                    and _acted_from(job.seat, state.view, message["view"])
-                ):
-                    return GAVE_UP  # someone else acted from this seat: a person took it
-                state.seq, state.view = message["seq"], message["view"]
-            else:
+            step = _receive(job, board, state, message, claim_after)
+            if step == _IGNORE:
                 continue
-            view = state.view
-            if view is None:
-                continue
-            if view["over"]:
-                return DONE
-            action = _action(board, job.seat, view, state, claim_after)
-            if action is None:
+            if step == _WAIT:
                 act_at = None
                 continue
+            if step != _ACT:
+                return step  # the board is over for this seat: DONE, CLOSED or GAVE_UP
             delay = pace.delay(rng) if state.errors < 3 else 1.0
             act_at = loop.time() + delay
             if state.errors >= 3:
                 state.errors = 0
+
+
+# What one message asks of the seat, besides an outcome: nothing (a message that changes
+# nothing: the pause before an action, if any, runs on), wait (not this seat's turn), act.
+_IGNORE, _WAIT, _ACT = "ignore", "wait", "act"
+
+
+def _new_board(board: BoardJob) -> _Board:
+    return _Board()
+
+
+def _receive(job: SeatJob, board: BoardJob, state: _Board, message: dict, claim_after) -> str:
+    """Take one message from the server into `state`: _IGNORE, _WAIT, _ACT, or how the
+    board ended for this seat (DONE, CLOSED, GAVE_UP)."""
+    kind = message.get("type")
+    if kind == "round_closed":
+        return CLOSED
+    if kind == "error" and "view" not in message:
+        return _IGNORE  # refused at the handshake: the close follows
+    if kind == "error":
+        state.errors += 1
+        current = state.view["next_seq"] if state.view else 0
+        if message["view"]["next_seq"] >= current:
+            # Never older than the view already held (a view message for a
+            # later action may have come first): no resend of a stored action.
+            state.view = message["view"]
+            state.seq = max(state.seq, message["view"]["next_seq"] - 1)
+    elif kind in ("snapshot", "view"):
+        if message["seq"] <= state.seq:
+            return _IGNORE
+        if (
+            kind == "view"
+            and message["seq"] not in state.sent
+            and _acted_from(job.seat, state.view, message["view"])
+        ):
+            return GAVE_UP  # someone else acted from this seat: a person took it
+        state.seq, state.view = message["seq"], message["view"]
+    else:
+        return _IGNORE
+    view = state.view
+    if view is None:
+        return _IGNORE
+    if view["over"]:
+        return DONE
+    if _action(board, job.seat, view, state, claim_after) is None:
+        return _WAIT
+    return _ACT
 
 
 def _acted_from(seat: str, before: dict | None, after: dict) -> bool:

@@ -11,6 +11,8 @@ a cheap rule of thumb, or double dummy when the caller gives it the solver's car
     plan_of(facts, rng) -> Plan               from the deal's double-dummy tricks
     heuristic_plan(deal_hands, vulnerability) -> Plan   points and fits, no solver
     state_from_view(deal, view) -> BoardState  the board a protocol view shows
+    ViewBoard(deal).state(view) -> BoardState  the same, kept from view to view of one
+                                              board: only what a view adds is applied
     choose_call(state, seat, plan) -> str     a legal call for `seat` (the one to call)
     choose_card(state, best=None) -> str      a legal card for the hand to play
     claim_size(state, seat) -> int            the tricks seat's side claims
@@ -105,9 +107,78 @@ def state_from_view(deal: str | Mapping, view: Mapping) -> play.BoardState:
     """The board a view shows (its calls and cards replayed on the deal). A pending or
     rejected claim is not in it: the view's ``claim`` says who must answer."""
     state = play.BoardState.start(deal, view["dealer"], view["vulnerability"])
-    for entry in view["auction"]:
+    return _apply_entries(state, view["auction"], view["play"])
+
+
+class ViewBoard:
+    """`state_from_view` for the successive views of one board, at the cost of what
+    each view adds: the board state is kept, and a view that extends the one it was
+    built from (the same dealer and vulnerability, its calls and cards and then more)
+    has only its new calls and cards applied. Anything else — an older view (a
+    reconnection's snapshot after a later view), another board, calls after cards, an
+    action the state refuses — rebuilds it from the start, as `state_from_view`; so
+    `state(view)` always equals `state_from_view(deal, view)` (tests/simulation checks
+    it on random boards). A claim is not in the state, as in `state_from_view`: a
+    pending, accepted or rejected claim changes no call or card, hence nothing here.
+    """
+
+    def __init__(self, deal: str | Mapping) -> None:
+        self.deal = deal
+        self.replays = 0  # the times the state was rebuilt from the start
+        self._key: tuple[str, str] | None = None  # the (dealer, vulnerability) of _start
+        self._start: play.BoardState | None = None
+        self._state: play.BoardState | None = None
+        self._auction: list = []  # the view entries the state holds
+        self._play: list = []
+
+    def state(self, view: Mapping) -> play.BoardState:
+        """The board `view` shows."""
+        state = self._state
+        auction, cards = view["auction"], view["play"]
+        held_calls, held_cards = len(self._auction), len(self._play)
+        if (
+            state is None
+            or self._key != (view["dealer"], view["vulnerability"])
+            or len(auction) < held_calls
+            or len(cards) < held_cards
+            or (len(auction) > held_calls and held_cards)
+            or auction[:held_calls] != self._auction
+            or cards[:held_cards] != self._play
+        ):
+            return self._rebuild(view)
+        if len(auction) == held_calls and len(cards) == held_cards:
+            return state
+        try:
+            state = _apply_entries(state, auction[held_calls:], cards[held_cards:])
+        except play.IllegalAction:
+            return self._rebuild(view)
+        self._keep(state, auction, cards)
+        return state
+
+    def _rebuild(self, view: Mapping) -> play.BoardState:
+        self._state = None
+        self.replays += 1
+        key = (view["dealer"], view["vulnerability"])
+        start = self._start
+        if start is None or self._key != key:
+            start = play.BoardState.start(self.deal, *key)
+            self._key, self._start = key, start
+        state = _apply_entries(start, view["auction"], view["play"])
+        self._keep(state, view["auction"], view["play"])
+        return state
+
+    def _keep(self, state: play.BoardState, auction: Sequence, cards: Sequence) -> None:
+        self._state, self._auction, self._play = state, list(auction), list(cards)
+
+
+def _apply_entries(
+    state: play.BoardState, auction: Sequence[Mapping], cards: Sequence[Mapping]
+) -> play.BoardState:
+    """`state` after a view's calls then cards (each card from the hand that holds it:
+    declarer plays dummy's)."""
+    for entry in auction:
         state = state.apply(play.Call(entry["seat"], entry["call"]))
-    for entry in view["play"]:
+    for entry in cards:
         seat = entry["seat"]
         actor = state.declarer if seat == state.dummy and state.declarer else seat
         state = state.apply(play.Card(actor, entry["card"]))

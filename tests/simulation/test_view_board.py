@@ -68,36 +68,54 @@ def test_the_kept_state_is_the_state_the_whole_view_replays(seed):
     deal = random_deal(rng)
     dealer, vulnerability = rng.choice(SEATS), rng.choice(("None", "NS", "EW", "Both"))
     plan = heuristic_plan(deal) if rng.random() < 0.5 else random_plan(rng)
-    seat = rng.choice(SEATS)
-    views = views_of(played(rng, deal, dealer, vulnerability, plan), seat)
+    states = played(rng, deal, dealer, vulnerability, plan)
+    # One seat's views, or the four seats' (a table's robots share one ViewBoard).
+    seats = SEATS if rng.random() < 0.5 else (rng.choice(SEATS),)
+    views = {seat: views_of(states, seat) for seat in seats}
     # Another board of the same deal (another dealer): its views never extend ours.
     other_dealer = SEATS[(SEATS.index(dealer) + 1) % 4]
-    others = views_of(played(rng, deal, other_dealer, vulnerability, plan), seat)
+    others = views_of(played(rng, deal, other_dealer, vulnerability, plan), seats[0])
     kept = ViewBoard(deal)
-    last: int | None = None  # the index of the last view of ours fed
+    tip: int | None = None  # the furthest of our views fed since the last mix-up
     index = 0
-    for _step in range(3 * len(views)):
+    for _step in range(3 * len(states)):
         roll = rng.random()
         if roll < 0.08:
             view = rng.choice(others)  # a mix-up: another board's view
             extends = False
-            last = None
+            tip = None
         else:
             if roll < 0.16:
-                index = rng.randrange(0, index + 1)  # a reconnection's older snapshot
+                index = rng.randrange(0, index + 1)  # a seat behind; a reconnection
             else:
-                index = min(len(views) - 1, index + rng.choice((0, 1, 1, 1, 2, 5)))
-            view = views[index]
-            extends = last is not None and index >= last
-            last = index
+                index = min(len(states) - 1, index + rng.choice((0, 1, 1, 1, 2, 5)))
+            view = views[rng.choice(seats)][index]
+            extends = tip is not None and index >= tip
+            tip = index if tip is None else max(tip, index)
         replays = kept.replays
         assert kept.state(view) == state_from_view(deal, view)
         if extends:
-            assert kept.replays == replays, "a view extending the last one was replayed"
-        if index == len(views) - 1 and rng.random() < 0.3:
+            assert kept.replays == replays, "a view extending the furthest was replayed"
+        if index == len(states) - 1 and rng.random() < 0.3:
             break
-    final = views[-1]
+    final = views[seats[0]][-1]
     assert kept.state(final) == state_from_view(deal, final)
+
+
+def test_the_four_seats_of_a_table_share_one_kept_board():
+    rng = random.Random(3)
+    deal = random_deal(rng)
+    states = played(rng, deal, "W", "Both", heuristic_plan(deal))
+    views = {seat: views_of(states, seat) for seat in SEATS}
+    kept = ViewBoard(deal)
+    for index in range(len(states)):
+        for seat in rng.sample(SEATS, 4):
+            view = views[seat][index]
+            assert kept.state(view) == state_from_view(deal, view)
+        # A seat a message behind: one of the states answered, no replay.
+        behind = views[rng.choice(SEATS)][max(0, index - 1)]
+        assert kept.state(behind) == state_from_view(deal, behind)
+    assert kept.replays == 1  # the first view only: every action applied once
 
 
 def test_a_view_that_extends_the_last_applies_only_what_it_adds():
@@ -112,8 +130,12 @@ def test_a_view_that_extends_the_last_applies_only_what_it_adds():
     # A rejected or pending claim adds no call or card: the same state, no replay.
     assert kept.state(views[-1]) is kept.state(dict(views[-1], claim=None))
     assert kept.replays == 1
-    # An older view (the snapshot of a reconnection) is rebuilt from the start.
-    assert kept.state(views[len(views) // 2]) == state_from_view(deal, views[len(views) // 2])
+    # A view far behind (a stale snapshot) is replayed aside, the furthest state kept.
+    middle = views[len(views) // 2]
+    assert kept.state(middle) == state_from_view(deal, middle)
+    assert kept.replays == 2
+    assert kept.state(middle) == state_from_view(deal, middle)
+    assert kept.state(views[-1]) == state_from_view(deal, views[-1])
     assert kept.replays == 2
 
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import threading
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -57,14 +59,19 @@ Observer = Callable[[str, str, dict, float], None]
 
 @dataclass
 class _Board:
-    # The board state of the view held, kept from view to view: a decision applies only
-    # the calls and cards the views added since the last one (a full replay was ~1 ms).
+    # The board state of the view held, kept from view to view (and shared by the
+    # table's robots): a decision applies only the calls and cards added since the last
+    # one at the table (a full replay is ~1 ms).
     view_board: ViewBoard
     view: dict | None = None
     seq: int = -1
     sent: set[int] = field(default_factory=set)
     claimed_at: set[int] = field(default_factory=set)
     errors: int = 0
+    # The action decided when `decided_on` (the view held then) came: sent as it is if
+    # that view is still the one held when the pause is over.
+    decided: dict | None = None
+    decided_on: dict | None = None
 
 
 def board_url(base: str, table_id: int, number: int) -> str:
@@ -117,7 +124,7 @@ async def _play_board(
     job, board, base, pace, rng, claim_after, observer, timeout, double_dummy
 ) -> str:
     loop = asyncio.get_running_loop()
-    state = _new_board(board)
+    state = _new_board(job, board)
     act_at: float | None = None
     give_up_by = loop.time() + timeout
     async with connect(
@@ -160,8 +167,17 @@ async def _play_board(
 _IGNORE, _WAIT, _ACT = "ignore", "wait", "act"
 
 
-def _new_board(board: BoardJob) -> _Board:
-    return _Board(view_board=ViewBoard(board.deal))
+# The robots of a table (in one process, on one event loop) keep one board state per
+# board between them: each call or card is applied once per table, not once per seat.
+_view_boards: weakref.WeakValueDictionary[tuple, ViewBoard] = weakref.WeakValueDictionary()
+
+
+def _new_board(job: SeatJob, board: BoardJob) -> _Board:
+    key = (threading.get_ident(), job.table_id, board.number, board.deal)
+    view_board = _view_boards.get(key)
+    if view_board is None:
+        view_board = _view_boards[key] = ViewBoard(board.deal)
+    return _Board(view_board=view_board)
 
 
 def _receive(job: SeatJob, board: BoardJob, state: _Board, message: dict, claim_after) -> str:
@@ -197,9 +213,9 @@ def _receive(job: SeatJob, board: BoardJob, state: _Board, message: dict, claim_
         return _IGNORE
     if view["over"]:
         return DONE
-    if _action(board, job.seat, view, state, claim_after) is None:
-        return _WAIT
-    return _ACT
+    action = _action(board, job.seat, view, state, claim_after)
+    state.decided, state.decided_on = action, view
+    return _WAIT if action is None else _ACT
 
 
 def _acted_from(seat: str, before: dict | None, after: dict) -> bool:
@@ -246,14 +262,26 @@ def _best_cards(board) -> list[str] | None:
         return None
 
 
+def _decide(job: SeatJob, board: BoardJob, state: _Board, claim_after) -> dict | None:
+    """The action to send now for the view held (None: none): the one decided when it
+    came, or decided anew."""
+    view = state.view
+    if view is None or view["over"]:
+        return None
+    if state.decided_on is view:
+        action = state.decided  # nothing came since: the same decision
+    else:
+        action = _action(board, job.seat, view, state, claim_after)
+    state.decided = state.decided_on = None
+    return action
+
+
 async def _send(
     ws, job: SeatJob, board: BoardJob, state: _Board, claim_after, observer, double_dummy=False
 ) -> None:
     view = state.view
-    if view is None or view["over"]:
-        return
-    action = _action(board, job.seat, view, state, claim_after)
-    if action is None:
+    action = _decide(job, board, state, claim_after)
+    if view is None or action is None:
         return
     if double_dummy and action["type"] == "card" and len(view["legal"]) > 1:
         best = await asyncio.to_thread(_best_cards, state.view_board.state(view))

@@ -40,6 +40,7 @@ run() {
 }
 
 run scoring $PY bench/bench_scoring.py
+run robots $PY bench/bench_robots.py
 if [ -f bench/bench_pairing.py ]; then
   run pairing $PY bench/bench_pairing.py
 fi

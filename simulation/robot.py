@@ -11,6 +11,8 @@ a cheap rule of thumb, or double dummy when the caller gives it the solver's car
     plan_of(facts, rng) -> Plan               from the deal's double-dummy tricks
     heuristic_plan(deal_hands, vulnerability) -> Plan   points and fits, no solver
     state_from_view(deal, view) -> BoardState  the board a protocol view shows
+    ViewBoard(deal).state(view) -> BoardState  the same, kept from view to view of one
+                                              board: only what a view adds is applied
     choose_call(state, seat, plan) -> str     a legal call for `seat` (the one to call)
     choose_card(state, best=None) -> str      a legal card for the hand to play
     claim_size(state, seat) -> int            the tricks seat's side claims
@@ -105,9 +107,121 @@ def state_from_view(deal: str | Mapping, view: Mapping) -> play.BoardState:
     """The board a view shows (its calls and cards replayed on the deal). A pending or
     rejected claim is not in it: the view's ``claim`` says who must answer."""
     state = play.BoardState.start(deal, view["dealer"], view["vulnerability"])
-    for entry in view["auction"]:
+    return _apply_entries(state, view["auction"], view["play"])
+
+
+class ViewBoard:
+    """`state_from_view` for the successive views of one board, at the cost of what
+    each view adds; one may serve the four seats of a table (their views tell one
+    story: a robot knows all four hands anyway).
+
+    It keeps the state of the furthest view seen (its calls and cards: the chain). A
+    view that extends the chain (the same dealer and vulnerability, the chain's calls —
+    alerts aside — and cards, then more) has only its new calls and cards applied; a
+    view the chain already passed (a seat a message behind) is answered from the last
+    few states answered, else replayed aside, the chain kept. Anything else — another
+    board, calls after cards, an action the state refuses — rebuilds the chain from the
+    start, as `state_from_view`. So `state(view)` always equals `state_from_view(deal,
+    view)` (tests/simulation checks it on random boards). A claim is not in the state,
+    as in `state_from_view`: a pending, accepted or rejected claim changes no call or
+    card.
+    """
+
+    KEPT = 4  # states answered kept besides the chain's, for a seat a message behind
+
+    def __init__(self, deal: str | Mapping) -> None:
+        self.deal = deal
+        self.replays = 0  # the times a state was rebuilt from the start
+        self._key: tuple[str, str] | None = None  # the (dealer, vulnerability) of _start
+        self._start: play.BoardState | None = None
+        self._state: play.BoardState | None = None  # the chain's state
+        self._auction: list = []  # the view entries the chain holds
+        self._play: list = []
+        self._answered: dict[tuple[int, int], play.BoardState] = {}  # (calls, cards) ->
+
+    def state(self, view: Mapping) -> play.BoardState:
+        """The board `view` shows."""
+        state = self._state
+        auction, cards = view["auction"], view["play"]
+        calls, played = len(auction), len(cards)
+        held_calls, held_cards = len(self._auction), len(self._play)
+        if state is None or self._key != (view["dealer"], view["vulnerability"]):
+            return self._rebuild(view)
+        if calls == held_calls and played == held_cards:
+            if _same_calls(auction, self._auction) and cards == self._play:
+                return state
+        elif (
+            calls >= held_calls
+            and played >= held_cards
+            and (calls == held_calls or not held_cards)  # no call after a card
+            and _same_calls(auction[:held_calls], self._auction)
+            and cards[:held_cards] == self._play
+        ):
+            try:
+                state = _apply_entries(state, auction[held_calls:], cards[held_cards:])
+            except play.IllegalAction:
+                return self._rebuild(view)
+            self._keep(state, auction, cards)
+            return state
+        elif (
+            calls <= held_calls
+            and played <= held_cards
+            and (calls == held_calls or not played)
+            and _same_calls(auction, self._auction[:calls])
+            and cards == self._play[:played]
+        ):
+            # A view the chain passed: its state is one of the chain's.
+            earlier = self._answered.get((calls, played))
+            if earlier is None:
+                self.replays += 1
+                earlier = _apply_entries(self._begin(view), auction, cards)
+                self._remember(calls, played, earlier)
+            return earlier
+        return self._rebuild(view)
+
+    def _begin(self, view: Mapping) -> play.BoardState:
+        key = (view["dealer"], view["vulnerability"])
+        start = self._start
+        if start is None or self._key != key:
+            start = play.BoardState.start(self.deal, *key)
+            self._key, self._start = key, start
+        return start
+
+    def _rebuild(self, view: Mapping) -> play.BoardState:
+        self._state = None
+        self._answered.clear()
+        self.replays += 1
+        state = _apply_entries(self._begin(view), view["auction"], view["play"])
+        self._keep(state, view["auction"], view["play"])
+        return state
+
+    def _keep(self, state: play.BoardState, auction: Sequence, cards: Sequence) -> None:
+        self._state, self._auction, self._play = state, list(auction), list(cards)
+        self._remember(len(auction), len(cards), state)
+
+    def _remember(self, calls: int, played: int, state: play.BoardState) -> None:
+        answered = self._answered
+        answered[calls, played] = state
+        if len(answered) > self.KEPT:
+            del answered[next(iter(answered))]  # the oldest
+
+
+def _same_calls(these: Sequence[Mapping], those: Sequence[Mapping]) -> bool:
+    """Whether two views' auctions hold the same calls, their alerts aside (each seat
+    sees only some alerts; the state holds none)."""
+    return these == those or [(e["seat"], e["call"]) for e in these] == [
+        (e["seat"], e["call"]) for e in those
+    ]
+
+
+def _apply_entries(
+    state: play.BoardState, auction: Sequence[Mapping], cards: Sequence[Mapping]
+) -> play.BoardState:
+    """`state` after a view's calls then cards (each card from the hand that holds it:
+    declarer plays dummy's)."""
+    for entry in auction:
         state = state.apply(play.Call(entry["seat"], entry["call"]))
-    for entry in view["play"]:
+    for entry in cards:
         seat = entry["seat"]
         actor = state.declarer if seat == state.dummy and state.declarer else seat
         state = state.apply(play.Card(actor, entry["card"]))

@@ -11,14 +11,16 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import threading
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from simulation.robot import Plan, next_action, state_from_view
+from simulation.robot import Plan, ViewBoard, next_action
 
 # How a seat's run ended.
 DONE, CLOSED, GAVE_UP, REFUSED = "done", "closed", "gave_up", "refused"
@@ -57,11 +59,19 @@ Observer = Callable[[str, str, dict, float], None]
 
 @dataclass
 class _Board:
+    # The board state of the view held, kept from view to view (and shared by the
+    # table's robots): a decision applies only the calls and cards added since the last
+    # one at the table (a full replay is ~1 ms).
+    view_board: ViewBoard
     view: dict | None = None
     seq: int = -1
     sent: set[int] = field(default_factory=set)
     claimed_at: set[int] = field(default_factory=set)
     errors: int = 0
+    # The action decided when `decided_on` (the view held then) came: sent as it is if
+    # that view is still the one held when the pause is over.
+    decided: dict | None = None
+    decided_on: dict | None = None
 
 
 def board_url(base: str, table_id: int, number: int) -> str:
@@ -114,7 +124,7 @@ async def _play_board(
     job, board, base, pace, rng, claim_after, observer, timeout, double_dummy
 ) -> str:
     loop = asyncio.get_running_loop()
-    state = _Board()
+    state = _new_board(job, board)
     act_at: float | None = None
     give_up_by = loop.time() + timeout
     async with connect(
@@ -125,7 +135,10 @@ async def _play_board(
             if wait is None:
                 wait = max(0.0, give_up_by - loop.time())
             try:
-                raw = await asyncio.wait_for(ws.recv(), wait)
+                # Not asyncio.wait_for: before Python 3.12 it wraps each recv in a task
+                # of its own, twice the CPU of a message (bench/bench_robots.py).
+                async with asyncio.timeout(wait):
+                    raw = await ws.recv()
             except TimeoutError:
                 if act_at is None:
                     return CLOSED  # nothing heard for `timeout`: stop waiting
@@ -135,44 +148,74 @@ async def _play_board(
             message = json.loads(raw)
             if observer is not None:
                 observer("message", job.seat, message, time.monotonic())
-            kind = message.get("type")
-            if kind == "round_closed":
-                return CLOSED
-            if kind == "error" and "view" not in message:
-                continue  # refused at the handshake: the close follows
-            if kind == "error":
-                state.errors += 1
-                current = state.view["next_seq"] if state.view else 0
-                if message["view"]["next_seq"] >= current:
-                    # Never older than the view already held (a view message for a
-                    # later action may have come first): no resend of a stored action.
-                    state.view = message["view"]
-                    state.seq = max(state.seq, message["view"]["next_seq"] - 1)
-            elif kind in ("snapshot", "view"):
-                if message["seq"] <= state.seq:
-                    continue
-                if (
-                    kind == "view"
-                    and message["seq"] not in state.sent
-                    and _acted_from(job.seat, state.view, message["view"])
-                ):
-                    return GAVE_UP  # someone else acted from this seat: a person took it
-                state.seq, state.view = message["seq"], message["view"]
-            else:
+            step = _receive(job, board, state, message, claim_after)
+            if step == _IGNORE:
                 continue
-            view = state.view
-            if view is None:
-                continue
-            if view["over"]:
-                return DONE
-            action = _action(board, job.seat, view, state, claim_after)
-            if action is None:
+            if step == _WAIT:
                 act_at = None
                 continue
+            if step != _ACT:
+                return step  # the board is over for this seat: DONE, CLOSED or GAVE_UP
             delay = pace.delay(rng) if state.errors < 3 else 1.0
             act_at = loop.time() + delay
             if state.errors >= 3:
                 state.errors = 0
+
+
+# What one message asks of the seat, besides an outcome: nothing (a message that changes
+# nothing: the pause before an action, if any, runs on), wait (not this seat's turn), act.
+_IGNORE, _WAIT, _ACT = "ignore", "wait", "act"
+
+
+# The robots of a table (in one process, on one event loop) keep one board state per
+# board between them: each call or card is applied once per table, not once per seat.
+_view_boards: weakref.WeakValueDictionary[tuple, ViewBoard] = weakref.WeakValueDictionary()
+
+
+def _new_board(job: SeatJob, board: BoardJob) -> _Board:
+    key = (threading.get_ident(), job.table_id, board.number, board.deal)
+    view_board = _view_boards.get(key)
+    if view_board is None:
+        view_board = _view_boards[key] = ViewBoard(board.deal)
+    return _Board(view_board=view_board)
+
+
+def _receive(job: SeatJob, board: BoardJob, state: _Board, message: dict, claim_after) -> str:
+    """Take one message from the server into `state`: _IGNORE, _WAIT, _ACT, or how the
+    board ended for this seat (DONE, CLOSED, GAVE_UP)."""
+    kind = message.get("type")
+    if kind == "round_closed":
+        return CLOSED
+    if kind == "error" and "view" not in message:
+        return _IGNORE  # refused at the handshake: the close follows
+    if kind == "error":
+        state.errors += 1
+        current = state.view["next_seq"] if state.view else 0
+        if message["view"]["next_seq"] >= current:
+            # Never older than the view already held (a view message for a
+            # later action may have come first): no resend of a stored action.
+            state.view = message["view"]
+            state.seq = max(state.seq, message["view"]["next_seq"] - 1)
+    elif kind in ("snapshot", "view"):
+        if message["seq"] <= state.seq:
+            return _IGNORE
+        if (
+            kind == "view"
+            and message["seq"] not in state.sent
+            and _acted_from(job.seat, state.view, message["view"])
+        ):
+            return GAVE_UP  # someone else acted from this seat: a person took it
+        state.seq, state.view = message["seq"], message["view"]
+    else:
+        return _IGNORE
+    view = state.view
+    if view is None:
+        return _IGNORE
+    if view["over"]:
+        return DONE
+    action = _action(board, job.seat, view, state, claim_after)
+    state.decided, state.decided_on = action, view
+    return _WAIT if action is None else _ACT
 
 
 def _acted_from(seat: str, before: dict | None, after: dict) -> bool:
@@ -195,7 +238,7 @@ def _action(
     claim = view.get("claim")
     if not view.get("legal") and not (claim and seat in claim.get("awaiting", ())):
         return None  # not this seat's turn: no need to rebuild the board
-    board_state = state_from_view(board.deal, view)
+    board_state = state.view_board.state(view)
     tricks = len(board_state.tricks)
     may_claim = claim_after if tricks not in state.claimed_at else None
     return next_action(
@@ -203,12 +246,12 @@ def _action(
     )
 
 
-def _best_cards(deal: str, view: dict) -> list[str] | None:
-    """The solver's cards for the hand to play (None if it fails: the rule of thumb)."""
+def _best_cards(board) -> list[str] | None:
+    """The solver's cards for the hand to play on `board` (a `play.BoardState`; None if
+    it fails: the rule of thumb)."""
     from tournaments import double_dummy
 
     try:
-        board = state_from_view(deal, view)
         trick = board.current_trick
         contract = board.contract
         if trick is None or contract is None:
@@ -219,17 +262,29 @@ def _best_cards(deal: str, view: dict) -> list[str] | None:
         return None
 
 
+def _decide(job: SeatJob, board: BoardJob, state: _Board, claim_after) -> dict | None:
+    """The action to send now for the view held (None: none): the one decided when it
+    came, or decided anew."""
+    view = state.view
+    if view is None or view["over"]:
+        return None
+    if state.decided_on is view:
+        action = state.decided  # nothing came since: the same decision
+    else:
+        action = _action(board, job.seat, view, state, claim_after)
+    state.decided = state.decided_on = None
+    return action
+
+
 async def _send(
     ws, job: SeatJob, board: BoardJob, state: _Board, claim_after, observer, double_dummy=False
 ) -> None:
     view = state.view
-    if view is None or view["over"]:
-        return
-    action = _action(board, job.seat, view, state, claim_after)
-    if action is None:
+    action = _decide(job, board, state, claim_after)
+    if view is None or action is None:
         return
     if double_dummy and action["type"] == "card" and len(view["legal"]) > 1:
-        best = await asyncio.to_thread(_best_cards, board.deal, view)
+        best = await asyncio.to_thread(_best_cards, state.view_board.state(view))
         if best:
             action = _action(board, job.seat, view, state, claim_after, best) or action
     seq = view["next_seq"]

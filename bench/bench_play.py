@@ -270,7 +270,16 @@ class Watch:
                 self.refused += 1
             if kind == "snapshot" and self.received.get((table_id, board, seat)):
                 self.reconnects += 1  # this seat's socket for this board dropped
-            if kind in ("snapshot", "view"):
+            # A refusal carries the state to play from: both opponents answer a claim
+            # from the same view, one is stored and the other is told, with the view of
+            # the action that took its place (the connection gets no second copy).
+            if kind == "error" and "view" in data:
+                # Counted only when it brings a state this connection has not had.
+                connections = self.received.get((table_id, board, seat))
+                if connections and connections[-1] and data["seq"] > connections[-1][-1]:
+                    connections[-1].append(data["seq"])
+                    self.seen[table_id, board, data["seq"]][seat] = at
+            elif kind in ("snapshot", "view"):
                 connections = self.received[table_id, board, seat]
                 if kind == "snapshot" or not connections:
                     connections.append([])

@@ -179,7 +179,10 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
             return
         seq = _view_seq(view)
         self.last_seq = seq if self.last_seq is None else max(self.last_seq, seq)
-        await self.send_json({"type": "error", "error": str(message), "seq": seq, "view": view})
+        await self.send_json(
+            {"type": "error", "board": self.board_number, "error": str(message), "seq": seq,
+             "view": view}
+        )  # fmt: skip
 
     # From the table's group ------------------------------------------------------
 

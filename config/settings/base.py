@@ -9,6 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -183,10 +184,22 @@ LOGGING = {
 # stored action to every connected seat of its table. Between several server processes
 # that must be Redis; the embedded default (`make run`: one process) keeps it in memory.
 CHANNEL_LAYER_URL = env("CHANNEL_LAYER_URL", default=CELERY_BROKER_URL or "")
+# "pubsub" (Redis publish/subscribe: one PUBLISH per action, each process hears it once
+# and hands it to its own sockets) or "core" (channels-redis' list-based layer: a copy
+# per socket, fetched one by one); BENCHMARKS.md has both.
+CHANNEL_LAYER_KIND = env("CHANNEL_LAYER_KIND", default="pubsub")
+_CHANNEL_LAYER_BACKENDS = {
+    "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+    "core": "channels_redis.core.RedisChannelLayer",
+}
+if CHANNEL_LAYER_KIND not in _CHANNEL_LAYER_BACKENDS:
+    raise ImproperlyConfigured(
+        f"CHANNEL_LAYER_KIND must be one of {', '.join(_CHANNEL_LAYER_BACKENDS)}"
+    )
 if CHANNEL_LAYER_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": _CHANNEL_LAYER_BACKENDS[CHANNEL_LAYER_KIND],
             "CONFIG": {"hosts": [CHANNEL_LAYER_URL], "prefix": "swiss-tables"},
         }
     }

@@ -17,6 +17,7 @@ is not sent again.
 
 from __future__ import annotations
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils.translation import gettext as _
 
@@ -89,6 +90,15 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
     def user(self):
         return self.scope["user"]
 
+    async def dispatch(self, message):
+        # Channels hops to its sync thread for `close_old_connections` before every
+        # message; this consumer's database calls all run in the table server's pool
+        # (`db.table_db`), which keeps its own connections, so the hop is skipped.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self):
         route = self.scope["url_route"]["kwargs"]
         self.board_number = int(route["board"])
@@ -132,17 +142,30 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
     async def current_view(self) -> dict:
         return await _board_view(table=self.table, board_number=self.board_number, user=self.user)
 
-    async def send_view(self, kind: str, view: dict, **extra):
+    def takes(self, kind: str, seq: int) -> bool:
         # A view is labelled with the last action it holds, and a connection never gets
         # a state it already has: an event overtaken by a later view (another process
         # answered first) is dropped here, so seq strictly increases per connection.
-        seq = _view_seq(view)
         if kind != "snapshot" and self.last_seq is not None and seq <= self.last_seq:
-            return
+            return False
         self.last_seq = seq
-        await self.send_json(
-            {"type": kind, "board": self.board_number, "seq": seq, "view": view, **extra}
-        )
+        return True
+
+    async def send_view(self, kind: str, view: dict):
+        seq = _view_seq(view)
+        if self.takes(kind, seq):
+            await self.send_json(
+                {"type": kind, "board": self.board_number, "seq": seq, "view": view}
+            )
+
+    async def send_view_text(self, seq: int, view_text: str):
+        """A "view" message around a view already encoded (`events.views_stored`): the
+        same text `send_view` would send."""
+        if self.takes("view", seq):
+            await self.send(
+                text_data=f'{{"type": "view", "board": {self.board_number}, "seq": {seq}, '
+                f'"view": {view_text}}}'
+            )
 
     # From the client -------------------------------------------------------------
 
@@ -193,20 +216,22 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
         seq = int(event["seq"])
         if self.last_seq is not None and seq <= self.last_seq:
             return
-        view = self.own_view(event)
-        if view is None:
-            # Not seated and not watching as an organiser: the service decides (and
-            # refuses whoever may not watch yet).
-            try:
-                view = await self.current_view()
-            except ServiceError as error:
-                await self.leave()
-                await self.refuse(str(error), _close_code(error))
-                return
+        view_text = self.own_view(event)
+        if view_text is not None:
+            await self.send_view_text(seq, view_text)
+            return
+        # Not seated and not watching as an organiser: the service decides (and refuses
+        # whoever may not watch yet).
+        try:
+            view = await self.current_view()
+        except ServiceError as error:
+            await self.leave()
+            await self.refuse(str(error), _close_code(error))
+            return
         await self.send_view("view", view)
 
-    def own_view(self, event) -> dict | None:
-        """The view of `event` this connection's user may see, or None."""
+    def own_view(self, event) -> str | None:
+        """The view of `event` this connection's user may see (its JSON text), or None."""
         user_id = getattr(self.user, "pk", None)
         views = event["views"]
         for seat, player in event["seats"].items():

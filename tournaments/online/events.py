@@ -8,8 +8,8 @@ user's seat as the message's `seats` names it, an organiser's watching view, or
 nothing), so a hand still reaches no one before they may see it (RULES 9).
 
     group f"table-{table_id}"   {"type": "table.views", "board": n, "seq": s,
-                                 "seats": {"N": user_id, …}, "views": {"N": view, …,
-                                 "*": the organiser's}}
+                                 "seats": {"N": user_id, …}, "views": {"N": view's
+                                 JSON text, …, "*": the organiser's}}
                                 {"type": "round.closed", ...} when its round closes
     group f"round-{round_id}"   {"type": "round.closed", "round_id", "tournament_id",
                                  "round": number, "next_round": number | None,
@@ -27,6 +27,7 @@ events, tests and commands need no server.
 
 from __future__ import annotations
 
+import json
 import logging
 
 from asgiref.sync import async_to_sync
@@ -63,13 +64,17 @@ def views_stored(
     *, table_id: int, board_number: int, seq: int, seats: dict[str, int], views: dict[str, dict]
 ) -> None:
     """Action `seq` was stored at a table's board (called after the commit): `views` are
-    the board after it as each seat and an organiser see it, `seats` who sits where."""
+    the board after it as each seat and an organiser see it, `seats` who sits where.
+
+    Each view travels as its JSON text, encoded once here: every socket of the table
+    sends its own on as it is, instead of each decoding the whole message and encoding
+    its view again."""
     message = {
         "type": "table.views",
         "board": board_number,
         "seq": seq,
         "seats": seats,
-        "views": views,
+        "views": {viewer: json.dumps(view) for viewer, view in views.items()},
     }
     _send([table_group(table_id)], message)
 

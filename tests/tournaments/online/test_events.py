@@ -4,6 +4,7 @@ refused action or without a channel layer."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -65,14 +66,16 @@ def test_an_accepted_action_is_announced_to_its_table_after_the_commit(
     assert {k: message[k] for k in ("type", "board", "seq", "seats")} == {
         "type": "table.views", "board": 1, "seq": 1, "seats": seated,
     }  # fmt: skip
-    # Each seat's view is the one `board_view` gives that seat; "*" an organiser's.
+    # Each seat's view is the one `board_view` gives that seat, "*" an organiser's, as
+    # the JSON text each socket sends on.
+    views = {viewer: json.loads(text) for viewer, text in message["views"].items()}
     users = players_by_seat(table)
     for seat, user in users.items():
-        assert message["views"][seat] == services.board_view(table=table, board_number=1, user=user)
-    assert message["views"]["*"] == services.board_view(table=table, board_number=1, user=organiser)
+        assert views[seat] == services.board_view(table=table, board_number=1, user=user)
+    assert views["*"] == services.board_view(table=table, board_number=1, user=organiser)
     # The alert is the caller's and the opponents': never shown to partner.
-    assert message["views"]["E"]["auction"][0]["alert"] == "15-17"
-    assert "alert" not in message["views"]["S"]["auction"][0]
+    assert views["E"]["auction"][0]["alert"] == "15-17"
+    assert "alert" not in views["S"]["auction"][0]
     assert messages(other_layer, other) == []  # another table hears nothing
     with (
         django_capture_on_commit_callbacks(execute=True) as callbacks,

@@ -12,6 +12,7 @@ only the fields that were read.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from contextlib import contextmanager
 from functools import cache
 
 from django.db import connection, models
@@ -77,6 +78,57 @@ def fetch_all(statement: str, params: Sequence) -> list[tuple]:
         return []
     with connection.cursor() as cursor:
         cursor.execute(statement, params)
+        return cursor.fetchall()
+
+
+@contextmanager
+def _prepared_cursor():
+    """On PostgreSQL, a cursor of the connection that binds parameters on the server, and
+    its statements are prepared once per connection: no parsing and planning by
+    PostgreSQL (the table server's statements take longer to plan than to run), no
+    quoting of values by Python. Django's own cursors bind on the client and never
+    prepare (for connection poolers; PgBouncer needs `max_prepared_statements` for
+    these). Elsewhere, Django's cursor."""
+    if connection.vendor != "postgresql":
+        with connection.cursor() as cursor:
+            yield cursor
+        return
+    import psycopg  # only with PostgreSQL
+
+    connection.ensure_connection()
+    raw = connection.connection
+    if raw.prepare_threshold is None:
+        # Django turns preparing off (None) for its own statements, which its cursors
+        # bind on the client anyway and so never prepare; `prepare=True` needs it on.
+        raw.prepare_threshold = 2**31 - 1
+    with psycopg.Cursor(raw) as cursor:
+        yield cursor
+
+
+def _execute_prepared(cursor, statement: str, params: Sequence) -> None:
+    if connection.vendor == "postgresql":
+        cursor.execute(statement, params, prepare=True)
+    else:
+        cursor.execute(statement, params)
+
+
+def fetch_one_prepared(statement: str, params: Sequence) -> tuple | None:
+    """`fetch_one` for a fixed statement run many times a second (the table server's):
+    prepared by PostgreSQL once per connection. Not through Django's cursor wrappers,
+    so `connection.queries` and execute wrappers do not see it."""
+    if not _matchable(params):
+        return None
+    with _prepared_cursor() as cursor:
+        _execute_prepared(cursor, statement, params)
+        return cursor.fetchone()
+
+
+def fetch_all_prepared(statement: str, params: Sequence) -> list[tuple]:
+    """`fetch_all` as `fetch_one_prepared` runs it."""
+    if not _matchable(params):
+        return []
+    with _prepared_cursor() as cursor:
+        _execute_prepared(cursor, statement, params)
         return cursor.fetchall()
 
 

@@ -3,9 +3,39 @@ where a player sits once their round has closed."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from django.db.models import Q
 
-from ..models import Round, Table
+from .. import sql
+from ..models import Pair, Round, Table
+
+
+@cache
+def _table_sql(by_id: bool) -> str:
+    """Table, its round's number and both pairs' players: one prepared statement (every
+    seat opens one socket per board)."""
+    t, r, p = (sql.table(m) for m in (Table, Round, Pair))
+
+    def col(model, name: str) -> str:
+        return sql.column(model, name)
+
+    pair = [col(Pair, "id"), col(Pair, "player1"), col(Pair, "player2")]
+    where = (
+        f"tb.{col(Table, 'id')} = %s"
+        if by_id
+        else f"r.{col(Round, 'tournament')} = %s AND r.{col(Round, 'number')} = %s"
+        f" AND tb.{col(Table, 'number')} = %s"
+    )
+    return (
+        f"SELECT tb.{col(Table, 'id')}, tb.{col(Table, 'number')}, r.{col(Round, 'id')},"
+        f" r.{col(Round, 'number')}, r.{col(Round, 'tournament')},"
+        f" {', '.join(f'ns.{c}' for c in pair)}, {', '.join(f'ew.{c}' for c in pair)}"
+        f" FROM {t} tb JOIN {r} r ON r.{col(Round, 'id')} = tb.{col(Table, 'round')}"
+        f" JOIN {p} ns ON ns.{col(Pair, 'id')} = tb.{col(Table, 'ns_pair')}"
+        f" JOIN {p} ew ON ew.{col(Pair, 'id')} = tb.{col(Table, 'ew_pair')}"
+        f" WHERE {where}"
+    )
 
 
 def table_for_socket(
@@ -17,13 +47,31 @@ def table_for_socket(
 ) -> Table | None:
     """The table a socket names, by id or as the HTTP API does (tournament, round
     number, table number), with what the board view and the seat checks read (its
-    round and tournament, both pairs); None if there is none."""
-    tables = Table.objects.select_related("round__tournament", "ns_pair", "ew_pair")
+    round's number, both pairs' players); None if there is none."""
     if table_id is not None:
-        return tables.filter(pk=table_id).first()
-    return tables.filter(
-        round__tournament_id=tournament_id, round__number=round_number, number=table_number
-    ).first()
+        row = sql.fetch_one_prepared(_table_sql(True), [table_id])
+    else:
+        row = sql.fetch_one_prepared(_table_sql(False), [tournament_id, round_number, table_number])
+    if row is None:
+        return None
+    pk, number, round_id, round_number, tournament, *players = row
+    pairs = [
+        sql.instance(Pair, ("id", "player1_id", "player2_id"), players[i : i + 3]) for i in (0, 3)
+    ]
+    table = sql.instance(
+        Table,
+        ("id", "round_id", "number", "ns_pair_id", "ew_pair_id"),
+        (pk, round_id, number, pairs[0].pk, pairs[1].pk),
+    )
+    Table.round.field.set_cached_value(
+        table,
+        sql.instance(
+            Round, ("id", "tournament_id", "number"), (round_id, tournament, round_number)
+        ),
+    )
+    Table.ns_pair.field.set_cached_value(table, pairs[0])
+    Table.ew_pair.field.set_cached_value(table, pairs[1])
+    return table
 
 
 def next_seat(*, user, closed_round_id: int) -> dict | None:

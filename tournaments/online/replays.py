@@ -81,7 +81,7 @@ def _rows_sql() -> str:
 
 
 def _rows_after(table_id: int, board_id: int, after: int) -> list[_Row]:
-    return [_Row(*row) for row in sql.fetch_all(_rows_sql(), [table_id, board_id, after])]
+    return [_Row(*row) for row in sql.fetch_all_prepared(_rows_sql(), [table_id, board_id, after])]
 
 
 def _recall(key: tuple[int, int]) -> _Kept | None:

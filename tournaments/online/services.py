@@ -75,7 +75,7 @@ def _context(*, table: Table, board_number: int, lock: bool) -> _Context:
     if not sql.storable(board_number):
         board_number = 0  # no board has it: answered "not played in this round"
     share = " FOR SHARE OF r" if lock and connection.vendor == "postgresql" else ""
-    row = sql.fetch_one(
+    row = sql.fetch_one_prepared(
         "SELECT r.number, r.status, r.starts_at, r.ends_at, r.closed_at, t.status, t.play,"
         " b.id, b.deal, b.dealer, b.vulnerability"
         f" FROM {Round._meta.db_table} r"
@@ -89,7 +89,7 @@ def _context(*, table: Table, board_number: int, lock: bool) -> _Context:
     if lock and connection.vendor == "postgresql":
         # NO KEY UPDATE: the close's inserts of cut-off results (a foreign key to the
         # table) are not blocked by it, only other actions and swaps at this table.
-        sql.fetch_one(
+        sql.fetch_one_prepared(
             f"SELECT id FROM {Table._meta.db_table} WHERE id = %s FOR NO KEY UPDATE", [table.pk]
         )
     number, status, starts_at, ends_at, closed_at, *rest = row
@@ -136,8 +136,16 @@ def _table_now_sql() -> str:
         f"EXISTS (SELECT 1 FROM {sql.table(swap)}"
         f" WHERE {col(swap, 'table')} = %s AND {col(swap, 'pair')} = %s)"
     )
+    # The last action by its seq: a backward step of the (table, board, seq) index, however
+    # many actions the other tables of the round have stored.
+    last = (
+        f"SELECT {{}} FROM {sql.table(action)}"
+        f" WHERE {col(action, 'table')} = %s AND {col(action, 'board')} = %s"
+        f" ORDER BY {col(action, 'seq')} DESC LIMIT 1"
+    )
     return (
-        f"SELECT COALESCE(MAX({col(action, 'seq')}), 0), COALESCE(MAX({col(action, 'id')}), 0),"
+        f"SELECT COALESCE(({last.format(col(action, 'seq'))}), 0),"
+        f" COALESCE(({last.format(col(action, 'id'))}), 0),"
         # Boards are played in order (RULES 9): the first earlier board with no result.
         f" (SELECT MIN(b.{col(board, 'number')}) FROM {sql.table(board)} b"
         f"  WHERE b.{col(board, 'round')} = %s AND b.{col(board, 'number')} < %s"
@@ -145,31 +153,29 @@ def _table_now_sql() -> str:
         f"   WHERE br.{col(result, 'board')} = b.{col(board, 'id')}"
         f"   AND br.{col(result, 'table')} = %s)),"
         f" {result_field('state')}, {result_field('played_online')}, {swapped}, {swapped}"
-        f" FROM {sql.table(action)}"
-        f" WHERE {col(action, 'table')} = %s AND {col(action, 'board')} = %s"
     )
 
 
 def _table_now(*, table: Table, board_number: int, context: _Context) -> _TableNow:
-    row = sql.fetch_one(
+    last = [table.pk, context.board_id]
+    result = [context.board_id, table.pk]
+    row = sql.fetch_one_prepared(
         _table_now_sql(),
         [
+            *last,
+            *last,
             table.round_id,
             board_number,
             table.pk,
-            context.board_id,
-            table.pk,
-            context.board_id,
-            table.pk,
+            *result,
+            *result,
             table.pk,
             table.ns_pair_id,
             table.pk,
             table.ew_pair_id,
-            table.pk,
-            context.board_id,
         ],  # fmt: skip
     )
-    assert row is not None  # an aggregate always answers one row
+    assert row is not None  # a SELECT without FROM answers one row
     count, last_id, earlier, state, online, ns_swapped, ew_swapped = row
     flags = ((table.ns_pair_id, ns_swapped), (table.ew_pair_id, ew_swapped))
     return _TableNow(
@@ -196,7 +202,7 @@ def _store_action(
 ) -> int:
     """One `PlayAction` row (fixed SQL: this is the statement of every call and card);
     its id."""
-    row = sql.fetch_one(
+    row = sql.fetch_one_prepared(
         _insert_action_sql(),
         [
             table.pk,
@@ -228,9 +234,11 @@ def _board(*, table: Table, context: _Context, now_at: _TableNow) -> play.BoardS
     )
 
 
-def _viewer(*, table: Table, user, context: _Context) -> tuple[str | None, str | None, bool]:
+def _viewer(
+    *, table: Table, user, context: _Context, now_at: _TableNow
+) -> tuple[str | None, str | None, bool]:
     """(viewer for `board_json`, the user's own seat, whether the record is public)."""
-    seat = seats.seat_of(table, user)
+    seat = seats.seat_of(table, user, set(now_at.swapped))
     public = context.round_status == RoundStatus.CLOSED
     if seat is not None:
         return (WATCHER if public else seat), seat, public
@@ -251,8 +259,8 @@ def board_view(*, table: Table, board_number: int, user) -> dict:
     the round has closed; anyone else is refused (`NotAllowed`) and sees nothing."""
     table = seats._with_pairs(table)
     context = _context(table=table, board_number=board_number, lock=False)
-    viewer, seat, public = _viewer(table=table, user=user, context=context)
     now_at = _table_now(table=table, board_number=board_number, context=context)
+    viewer, seat, public = _viewer(table=table, user=user, context=context, now_at=now_at)
     state = _board(table=table, context=context, now_at=now_at)
     return board_json(state, viewer=viewer, seat=seat, public=public)
 

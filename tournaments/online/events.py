@@ -60,6 +60,25 @@ def _send(groups: list[str], message: dict) -> None:
             logger.exception("online: could not send %s to %s", message.get("type"), group)
 
 
+def _encoded(views: dict[str, dict]) -> dict[str, str]:
+    """Each view's JSON text (`json.dumps`, as a socket would send it). The cards played
+    are the same list in every view of a state: encoded once and put in each text."""
+    texts = {}
+    played: dict[int, str] = {}
+    for viewer, view in views.items():
+        cards = view.get("play")
+        if not isinstance(cards, list):
+            texts[viewer] = json.dumps(view)
+            continue
+        if id(cards) not in played:
+            played[id(cards)] = json.dumps(cards)
+        # Keys are fixed and come first as `"play": null` at the top level; any text
+        # inside the view is escaped, so the first occurrence is the key's.
+        text = json.dumps({**view, "play": None})
+        texts[viewer] = text.replace('"play": null', '"play": ' + played[id(cards)], 1)
+    return texts
+
+
 def views_stored(
     *, table_id: int, board_number: int, seq: int, seats: dict[str, int], views: dict[str, dict]
 ) -> None:
@@ -74,7 +93,7 @@ def views_stored(
         "board": board_number,
         "seq": seq,
         "seats": seats,
-        "views": {viewer: json.dumps(view) for viewer, view in views.items()},
+        "views": _encoded(views),
     }
     _send([table_group(table_id)], message)
 

@@ -38,18 +38,25 @@ def _shows_alert(viewer: str, caller: str, *, public: bool) -> bool:
     return side_of(viewer) != side_of(caller)
 
 
-def _hands(state: play.BoardState, viewer: str | None) -> dict[str, list[str]]:
+def _all_hands(state: play.BoardState) -> dict[str, list[str]]:
+    """Every hand as it is shown: still held, or as dealt once the board is over (so the
+    record reads trick by trick)."""
+    if state.is_over:
+        return {seat: list(play.sort_hand(state.deal[SEATS.index(seat)])) for seat in SEATS}
+    return {seat: list(state.hand_of(seat)) for seat in SEATS}
+
+
+def _hands(
+    state: play.BoardState, viewer: str | None, shown: dict[str, list[str]] | None = None
+) -> dict[str, list[str]]:
+    """The hands `viewer` may see (RULES 9), taken from `shown` (`_all_hands`, built once
+    for several viewers) or built here."""
     if viewer is None:
         return {}
     seats = set(SEATS) if viewer == WATCHER else state.visible_seats(viewer)
-    if state.is_over:
-        # The board is over: the hands as dealt, so the record reads trick by trick.
-        return {
-            seat: list(play.sort_hand(state.deal[SEATS.index(seat)]))
-            for seat in SEATS
-            if seat in seats
-        }
-    return {seat: list(state.hand_of(seat)) for seat in SEATS if seat in seats}
+    if shown is None:
+        shown = _all_hands(state)
+    return {seat: shown[seat] for seat in SEATS if seat in seats}
 
 
 def _result(state: play.BoardState) -> dict | None:
@@ -121,12 +128,13 @@ def _view(
     *,
     viewer: str | None,
     seat: str | None,
+    shown: dict[str, list[str]] | None = None,
 ) -> dict:
     return {
         "seat": seat,
         "dealer": common["dealer"],
         "vulnerability": common["vulnerability"],
-        "hands": _hands(state, viewer),
+        "hands": _hands(state, viewer, shown),
         "auction": auction,
         "play": common["play"],
         "contract": common["contract"],
@@ -159,10 +167,11 @@ def table_views(state: play.BoardState) -> dict[str, dict]:
     The five go to the table's server processes only; each socket sends on the one its
     user may see (`consumers.BoardConsumer.table_views`)."""
     common = _common(state)
+    shown = _all_hands(state)
     plain = None if any(call.alert for call in state.calls) else _auction(state, None, public=False)
     views = {}
     for viewer in (*SEATS, WATCHER):
         auction = plain if plain is not None else _auction(state, viewer, public=False)
         seat = None if viewer == WATCHER else viewer
-        views[viewer] = _view(state, common, auction, viewer=viewer, seat=seat)
+        views[viewer] = _view(state, common, auction, viewer=viewer, seat=seat, shown=shown)
     return views

@@ -127,8 +127,14 @@ async def _play_board(
     state = _new_board(job, board)
     act_at: float | None = None
     give_up_by = loop.time() + timeout
+    # No compression (views are a few hundred bytes of JSON: deflating them costs the
+    # server and the robot more CPU than the bytes are worth) and no pings of its own
+    # (the server pings every socket; a robot that stops answering is dropped by it).
     async with connect(
-        board_url(base, job.table_id, board.number), additional_headers=auth_headers(job.token)
+        board_url(base, job.table_id, board.number),
+        additional_headers=auth_headers(job.token),
+        compression=None,
+        ping_interval=None,
     ) as ws:
         while True:
             wait = None if act_at is None else max(0.0, act_at - loop.time())

@@ -218,3 +218,21 @@ def test_a_round_that_opens_tells_its_tables_when_it_ends(
     assert second.status == RoundStatus.OPEN
     assert message["type"] == "round.changed" and message["round"] == 2
     assert message["ends_at"] == second.ends_at.isoformat() and message["paused"] is False
+
+
+def test_each_view_travels_as_exactly_the_json_a_socket_would_send():
+    import play
+    from tournaments.online.views import table_views
+
+    state = play.BoardState.start(
+        "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765", "N", "None"
+    )
+    # An alert whose words look like the JSON of the cards played must stay words.
+    state = state.apply(play.Call("N", "1C", '"play": null, [{"seat": "N"}]'))
+    for call in ("P", "P", "P"):
+        state = state.apply(play.Call(state.turn, call))
+    state = state.apply(play.Card("E", "ST"))
+    views = table_views(state)
+    texts = events._encoded(views)
+    assert texts == {viewer: json.dumps(view) for viewer, view in views.items()}
+    assert json.loads(texts["W"])["auction"][0]["alert"].startswith('"play": null')

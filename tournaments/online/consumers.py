@@ -22,7 +22,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils.translation import gettext as _
 
 from ..errors import NotAllowed, NotFound, ServiceError
-from . import live_reads, services
+from . import live_reads, replays, services
 from .db import table_db
 from .views import WATCHER
 from .ws_auth import TOKEN_REFUSAL
@@ -214,6 +214,12 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
         if not self.watching or event.get("board") != self.board_number:
             return
         seq = int(event["seq"])
+        if event.get("action") and event.get("board_id"):
+            replays.follow(
+                table_id=self.table_id,
+                board_id=event["board_id"],
+                row=replays.Row(*event["action"]),
+            )
         if self.last_seq is not None and seq <= self.last_seq:
             return
         view_text = self.own_view(event)

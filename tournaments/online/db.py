@@ -17,6 +17,7 @@ fails its statement, is marked, and is replaced before the next call.
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -43,12 +44,22 @@ def _fresh_connections() -> None:
             connection.health_check_done = True
 
 
+_serving = threading.local()
+
+
+def server_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop of the socket whose call this thread is running, if it is one."""
+    return getattr(_serving, "loop", None)
+
+
 class _TableServerCall(SyncToAsync):
     def thread_handler(self, loop, *args, **kwargs):
         _fresh_connections()
+        _serving.loop = loop
         try:
             return super().thread_handler(loop, *args, **kwargs)
         finally:
+            _serving.loop = None
             close_old_connections()
 
 

@@ -27,6 +27,7 @@ events, tests and commands need no server.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 
@@ -35,6 +36,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from ..models import PlayMode, Round, RoundStatus, Table, TournamentStatus
+from .db import server_loop
 
 logger = logging.getLogger(__name__)
 
@@ -51,13 +53,35 @@ def _send(groups: list[str], message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    loop = server_loop()
     for group in groups:
+        if loop is not None:
+            # Called by the table server's own pool (`db.table_db`): handed to its event
+            # loop without waiting, so the thread is free for the next table's action.
+            # Sends of one process keep their order (the loop runs them as handed).
+            loop.call_soon_threadsafe(_start_sending, layer, group, message)
+            continue
         try:
             async_to_sync(layer.group_send)(group, message)
         except Exception:
             # The action is stored whatever happens here: a device that missed the
             # event catches up with the next snapshot (reconnection, next event).
             logger.exception("online: could not send %s to %s", message.get("type"), group)
+
+
+def _start_sending(layer, group: str, message: dict) -> None:
+    task = asyncio.ensure_future(layer.group_send(group, message))
+    task.add_done_callback(lambda done: _log_failure(done, group, message))
+
+
+def _log_failure(task: asyncio.Future, group: str, message: dict) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        logger.error(
+            "online: could not send %s to %s",
+            message.get("type"),
+            group,
+            exc_info=task.exception(),
+        )
 
 
 def _encoded(views: dict[str, dict]) -> dict[str, str]:
@@ -80,10 +104,18 @@ def _encoded(views: dict[str, dict]) -> dict[str, str]:
 
 
 def views_stored(
-    *, table_id: int, board_number: int, seq: int, seats: dict[str, int], views: dict[str, dict]
+    *,
+    table_id: int,
+    board_number: int,
+    seq: int,
+    seats: dict[str, int],
+    views: dict[str, dict],
+    board_id: int | None = None,
+    action: tuple | None = None,
 ) -> None:
     """Action `seq` was stored at a table's board (called after the commit): `views` are
-    the board after it as each seat and an organiser see it, `seats` who sits where.
+    the board after it as each seat and an organiser see it, `seats` who sits where,
+    `action` the stored row (`replays.Row`) of board `board_id`.
 
     Each view travels as its JSON text, encoded once here: every socket of the table
     sends its own on as it is, instead of each decoding the whole message and encoding
@@ -94,6 +126,10 @@ def views_stored(
         "seq": seq,
         "seats": seats,
         "views": _encoded(views),
+        # The stored row (`replays.Row`): other processes bring their kept board up to
+        # date with it instead of reading it (`replays.follow`).
+        "board_id": board_id,
+        "action": list(action) if action is not None else None,
     }
     _send([table_group(table_id)], message)
 

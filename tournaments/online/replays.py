@@ -49,7 +49,9 @@ _kept: OrderedDict[tuple[int, int], _Kept] = OrderedDict()
 _lock = threading.Lock()
 
 
-class _Row(NamedTuple):
+class Row(NamedTuple):
+    """A stored action as the table server reads it (and as its events carry it)."""
+
     id: int
     seq: int
     seat: str
@@ -80,8 +82,8 @@ def _rows_sql() -> str:
     )
 
 
-def _rows_after(table_id: int, board_id: int, after: int) -> list[_Row]:
-    return [_Row(*row) for row in sql.fetch_all_prepared(_rows_sql(), [table_id, board_id, after])]
+def _rows_after(table_id: int, board_id: int, after: int) -> list[Row]:
+    return [Row(*row) for row in sql.fetch_all_prepared(_rows_sql(), [table_id, board_id, after])]
 
 
 def _recall(key: tuple[int, int]) -> _Kept | None:
@@ -107,6 +109,23 @@ def remember(
         _kept.move_to_end((table_id, board_id))
         while len(_kept) > CAPACITY:
             _kept.popitem(last=False)
+
+
+def follow(*, table_id: int, board_id: int, row: Row) -> None:
+    """Another process stored `row` (its table's group said so): a kept board one
+    action behind takes it, so the next action here needs no read of it. Anything else
+    is left for `board_state` to check against the database."""
+    key = (table_id, board_id)
+    kept = _recall(key)
+    if kept is None or kept.stored.count != row.seq - 1:
+        return
+    try:
+        state = kept.state.apply(action_of(row))
+    except play.IllegalAction:
+        return  # not the board kept here: `board_state` reads it again
+    with _lock:
+        if _kept.get(key) is kept:  # nobody moved it on meanwhile
+            _kept[key] = _Kept(Stored(row.seq, row.id), kept.deal, state)
 
 
 def forget_all() -> None:
@@ -151,7 +170,7 @@ def board_state(
     return state
 
 
-def _follows(rows: list[_Row], after: int, stored: Stored) -> bool:
+def _follows(rows: list[Row], after: int, stored: Stored) -> bool:
     """Whether `rows` are exactly the actions after the first `after`, ending at `stored`."""
     if [row.seq for row in rows] != list(range(after + 1, stored.count + 1)):
         return False

@@ -398,6 +398,9 @@ def act(
             _store_result(table=table, board_id=context.board_id, state=after, user=user, now=now)
         views = table_views(after)
         table_id, board_id = table.pk, context.board_id
+        stored_row = replays.Row(
+            action_id, seq, *(fields[name] for name in replays.Row._fields[2:])
+        )
         dealt = (context.deal, context.dealer, context.vulnerability)
         assert board_id is not None
 
@@ -411,7 +414,13 @@ def act(
                 state=after,
             )
             events.views_stored(
-                table_id=table_id, board_number=board_number, seq=seq, seats=taken, views=views
+                table_id=table_id,
+                board_number=board_number,
+                seq=seq,
+                seats=taken,
+                views=views,
+                board_id=board_id,
+                action=stored_row,
             )
 
         transaction.on_commit(announce)

@@ -69,29 +69,34 @@ class _Context:
     vulnerability: str
 
 
-def _context(*, table: Table, board_number: int, lock: bool) -> _Context:
-    """The round, tournament and board in one statement; with `lock`, the round FOR
-    SHARE and then the table row (actions at a table in turn)."""
-    if not sql.storable(board_number):
-        board_number = 0  # no board has it: answered "not played in this round"
-    share = " FOR SHARE OF r" if lock and connection.vendor == "postgresql" else ""
-    row = sql.fetch_one_prepared(
+@cache
+def _context_sql(lock: bool) -> str:
+    # With `lock`: the round FOR SHARE (result entry does the same: the close takes it
+    # FOR UPDATE, so an action commits before the close or sees the round closed) and
+    # the table FOR NO KEY UPDATE (actions and swaps at one table in turn; the close's
+    # cut-off results, whose foreign key only needs KEY SHARE, are not held up).
+    table = f" JOIN {Table._meta.db_table} tb ON tb.id = %s AND tb.round_id = r.id" if lock else ""
+    locks = " FOR SHARE OF r FOR NO KEY UPDATE OF tb" if lock else ""
+    return (
         "SELECT r.number, r.status, r.starts_at, r.ends_at, r.closed_at, t.status, t.play,"
         " b.id, b.deal, b.dealer, b.vulnerability"
         f" FROM {Round._meta.db_table} r"
-        f" JOIN {Tournament._meta.db_table} t ON t.id = r.tournament_id"
+        f" JOIN {Tournament._meta.db_table} t ON t.id = r.tournament_id{table}"
         f" LEFT JOIN {Board._meta.db_table} b ON b.round_id = r.id AND b.number = %s"
-        f" WHERE r.id = %s{share}",
-        [board_number, table.round_id],
+        f" WHERE r.id = %s{locks}"
     )
+
+
+def _context(*, table: Table, board_number: int, lock: bool) -> _Context:
+    """The round, tournament and board in one statement; with `lock` (PostgreSQL), the
+    round and the table locked by it too."""
+    if not sql.storable(board_number):
+        board_number = 0  # no board has it: answered "not played in this round"
+    lock = lock and connection.vendor == "postgresql"
+    params = [table.pk] if lock else []
+    row = sql.fetch_one_prepared(_context_sql(lock), [*params, board_number, table.round_id])
     if row is None:
         raise NotFound(_("This table's round no longer exists."))
-    if lock and connection.vendor == "postgresql":
-        # NO KEY UPDATE: the close's inserts of cut-off results (a foreign key to the
-        # table) are not blocked by it, only other actions and swaps at this table.
-        sql.fetch_one_prepared(
-            f"SELECT id FROM {Table._meta.db_table} WHERE id = %s FOR NO KEY UPDATE", [table.pk]
-        )
     number, status, starts_at, ends_at, closed_at, *rest = row
     context = _Context(
         number, status, *(sql.timestamp(v) for v in (starts_at, ends_at, closed_at)), *rest

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import random
 import shutil
@@ -255,6 +256,7 @@ class Watch:
         self.received: dict[tuple, list[list[int]]] = defaultdict(list)
         self.refused = 0
         self.reconnects = 0
+        self.window_began = float("inf")  # set once every socket is in
         self.leaks = 0
         self.messages = 0
         # (board, seat, dummy or None, over) -> the cards that seat may see, and the same
@@ -378,7 +380,18 @@ async def run_robots(jobs, watch: Watch, ports: list[int], pace, window: float, 
         await asyncio.sleep(0.5)
     connect_seconds = time.monotonic() - began
     held_at_start = connected
-    await asyncio.sleep(window)
+    # The window: every socket is in. Latency counts only actions sent from here on (while
+    # thousands of sockets are still being opened, the first robots' actions queue behind
+    # the handshakes: that is the connect time, reported apart). The robots' own process
+    # does not collect cycles meanwhile: a pause of the load generator would be counted as
+    # the server's latency.
+    watch.window_began = time.monotonic()
+    gc.collect()
+    gc.disable()
+    try:
+        await asyncio.sleep(window)
+    finally:
+        gc.enable()
     for task in tasks:
         task.cancel()
     outcomes = await asyncio.gather(*tasks, return_exceptions=True)
@@ -431,8 +444,11 @@ def check(watch: Watch, tournament, tables) -> dict:
 
 
 def latencies(watch: Watch) -> list[float]:
+    """Action sent → all four seats notified, for actions sent in the window."""
     found = []
     for key, (at, _message) in watch.sent.items():
+        if at < watch.window_began:
+            continue
         seen = watch.seen.get(key)
         if seen and len(seen) == 4:
             found.append(max(seen.values()) - at)

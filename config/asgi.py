@@ -1,3 +1,4 @@
+import gc
 import os
 import warnings
 
@@ -33,3 +34,12 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# A server process holds thousands of sockets, each a web of long-lived objects, and a
+# full collection walks all of them (a few hundred milliseconds at 2,000 sockets, during
+# which no socket of the process is served). What exists at start (Django, the URL and
+# model machinery) is frozen out of collection, and a full collection waits for 100
+# middle-generation ones instead of 10 (BENCHMARKS.md, live tables). Cycles are still
+# collected, minutes later at worst.
+gc.freeze()
+gc.set_threshold(700, 10, 100)

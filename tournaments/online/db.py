@@ -41,7 +41,7 @@ def _fresh_connections() -> None:
         # `close_old_connections` asks for a ping before the next query; a call here
         # is one short transaction, and a broken connection is caught by its error.
         if connection.connection is not None and not connection.errors_occurred:
-            connection.health_check_done = True
+            connection.health_check_done = True  # type: ignore[attr-defined]  # not in the stubs
 
 
 _serving = threading.local()

@@ -188,6 +188,9 @@ CHANNEL_LAYER_URL = env("CHANNEL_LAYER_URL", default=CELERY_BROKER_URL or "")
 # and hands it to its own sockets) or "core" (channels-redis' list-based layer: a copy
 # per socket, fetched one by one); BENCHMARKS.md has both.
 CHANNEL_LAYER_KIND = env("CHANNEL_LAYER_KIND", default="pubsub")
+# Threads (each with its own database connection) per server process for the live
+# tables' database calls (`tournaments/online/db.py`).
+TABLE_SERVER_DB_THREADS = env.int("TABLE_SERVER_DB_THREADS", default=4)
 _CHANNEL_LAYER_BACKENDS = {
     "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
     "core": "channels_redis.core.RedisChannelLayer",

@@ -31,7 +31,6 @@ import random
 import resource
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -41,16 +40,21 @@ import urllib.request
 from datetime import timedelta
 from pathlib import Path
 
-from common import ROOT, build_field, bulk_results, director, print_table, record, setup_django
+from common import (
+    ROOT,
+    build_field,
+    bulk_results,
+    director,
+    free_port,
+    postmaster_pid,
+    print_table,
+    record,
+    setup_django,
+    tree_cpu,
+)
 
 TARGET_P99_MS = 300
 BIN = Path(sys.executable).parent
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def build(tables: int, boards: int, rng: random.Random):
@@ -174,53 +178,9 @@ def start_server(port: int, workers: int, threads: int, log: Path) -> subprocess
     )
 
 
-_TICK = os.sysconf("SC_CLK_TCK")
-
-
-def _cpu_of(pid: int) -> tuple[int, float]:
-    """(parent pid, CPU seconds of the process and its reaped children) from /proc."""
-    with open(f"/proc/{pid}/stat", encoding="ascii") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    # After the command: state, ppid, …; utime, stime, cutime, cstime are fields 14–17.
-    return int(fields[1]), sum(int(x) for x in fields[11:15]) / _TICK
-
-
-def tree_cpu(root: int | None) -> float:
-    """CPU seconds used so far by `root` and its direct children (gunicorn's workers, the
-    postmaster's backends): a measure of the work done that CPU contention cannot inflate
-    the way it inflates wall-clock latency."""
-    if root is None:
-        return 0.0
-    total = 0.0
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            parent, seconds = _cpu_of(int(entry))
-        except (OSError, ValueError, IndexError):
-            continue  # exited meanwhile
-        if int(entry) == root or parent == root:
-            total += seconds
-    return total
-
-
 def _children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)  # locust, once it has exited
     return usage.ru_utime + usage.ru_stime
-
-
-def postmaster_pid() -> int | None:
-    """The local PostgreSQL's postmaster, when DATABASE_URL points at a socket directory."""
-    from django.db import connection
-
-    settings = connection.settings_dict
-    host = settings.get("HOST") or (settings.get("OPTIONS") or {}).get("host") or ""
-    if not host.startswith("/"):
-        return None
-    try:
-        return int(Path(host, "data", "postmaster.pid").read_text().split()[0])
-    except (OSError, ValueError, IndexError):
-        return None
 
 
 def wait_until_up(url: str, process: subprocess.Popen, timeout: float = 60) -> None:

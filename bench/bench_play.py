@@ -41,9 +41,15 @@ from pathlib import Path
 import uvloop
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import contextlib
 
-from bench.common import print_table, record, setup_django  # noqa: E402
+from bench.common import (  # noqa: E402
+    free_port,
+    postmaster_pid,
+    print_table,
+    record,
+    setup_django,
+    tree_cpu,
+)
 
 PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
 SEATS = ("N", "E", "S", "W")
@@ -54,20 +60,6 @@ CALLS = frozenset(
 TARGET_P99_MS = 250
 
 
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _cpu_of(pid: int) -> float:
-    with open(f"/proc/{pid}/stat", encoding="ascii") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
-
-
 def _rss_of(pid: int) -> int:
     with open(f"/proc/{pid}/status", encoding="ascii") as f:
         for line in f:
@@ -76,27 +68,8 @@ def _rss_of(pid: int) -> int:
     return 0
 
 
-def _descendants(root: int) -> list[int]:
-    found = [root]
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", encoding="ascii") as f:
-                    parent = int(f.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            if parent == root:
-                found.append(int(entry))
-    return found
-
-
-def cpu_of(pids: list[int]) -> float:
-    total = 0.0
-    for root in pids:
-        for pid in _descendants(root):
-            with contextlib.suppress(OSError):
-                total += _cpu_of(pid)
-    return total
+def cpu_of(roots: list[int]) -> float:
+    return sum(tree_cpu(root) for root in roots)
 
 
 def _own_cpu() -> float:
@@ -105,19 +78,6 @@ def _own_cpu() -> float:
 
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
-
-
-def postmaster_pid() -> int | None:
-    from django.db import connection
-
-    settings = connection.settings_dict
-    host = settings.get("HOST") or (settings.get("OPTIONS") or {}).get("host") or ""
-    if not host.startswith("/"):
-        return None
-    try:
-        return int(Path(host, "data", "postmaster.pid").read_text().split()[0])
-    except (OSError, ValueError, IndexError):
-        return None
 
 
 # --- the event -------------------------------------------------------------------------

@@ -278,3 +278,58 @@ if __name__ == "__main__":
         summary(sys.argv[2])
     else:
         sys.exit("usage: common.py summary results.jsonl")
+
+
+# --- processes the benchmarks start and measure ----------------------------------------
+
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    """A TCP port on the loopback nobody listens on now."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _cpu_of(pid: int) -> tuple[int, float]:
+    """(parent pid, CPU seconds of the process and its reaped children) from /proc."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    # After the command: state, ppid, …; utime, stime, cutime, cstime are fields 14–17.
+    return int(fields[1]), sum(int(x) for x in fields[11:15]) / _TICK
+
+
+def tree_cpu(root: int | None) -> float:
+    """CPU seconds used so far by `root` and its direct children (gunicorn's workers, the
+    postmaster's backends): a measure of the work done that CPU contention cannot inflate
+    the way it inflates wall-clock latency."""
+    if root is None:
+        return 0.0
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            parent, seconds = _cpu_of(int(entry))
+        except (OSError, ValueError, IndexError):
+            continue  # exited meanwhile
+        if int(entry) == root or parent == root:
+            total += seconds
+    return total
+
+
+def postmaster_pid() -> int | None:
+    """The local PostgreSQL's postmaster, when DATABASE_URL points at a socket directory."""
+    from django.db import connection
+
+    settings = connection.settings_dict
+    host = settings.get("HOST") or (settings.get("OPTIONS") or {}).get("host") or ""
+    if not host.startswith("/"):
+        return None
+    try:
+        return int(Path(host, "data", "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 
-from ..models import Direction, Pair, PairBoardScore, Round, Standing, Table
+from ..models import Pair, PairBoardScore, Round, Standing, Table
+from .common import pair_seat
 
 
 @dataclass
@@ -48,13 +49,7 @@ def pair_history(*, pair: Pair) -> list[PairRound]:
     history = []
     for r in rounds:
         table = tables.get(r.id)
-        opponents: Pair | None = None
-        if table is not None:
-            # The table was found by this pair, so it sits on one side of it.
-            direction = table.side_of_pair(pair.id) or ""
-            opponents = table.ew_pair if direction == Direction.NS else table.ns_pair
-        else:
-            direction = Direction.BYE if r.bye_pair_id == pair.id else ""
+        direction, opponents = pair_seat(pair.id, r, table)
         standing = standings_by_round.get(r.id)
         history.append(
             PairRound(

@@ -20,6 +20,7 @@ from ..models import (
     Table,
 )
 from .boards import deal_visible
+from .common import pair_seat
 from .seating import TABLE_PAIRS
 
 
@@ -86,12 +87,7 @@ def score_card(*, pair: Pair) -> list[CardRound]:
     card = []
     for r in rounds:
         table = tables.get(r.id)
-        opponents: Pair | None = None
-        if table is not None:
-            direction = table.side_of_pair(pair.id) or ""
-            opponents = table.ew_pair if direction == Direction.NS else table.ns_pair
-        else:
-            direction = Direction.BYE if r.bye_pair_id == pair.id else ""
+        direction, opponents = pair_seat(pair.id, r, table)
         boards = []
         if r.id in closed and direction:
             for number in tournament.board_numbers(r.number):

@@ -9,7 +9,7 @@ from django.utils.safestring import mark_safe
 import scoring
 
 from .. import selectors
-from ..models import Pair, PairStatus, Round, ScoringMethod, Tournament, TournamentStatus
+from ..models import Round, ScoringMethod, Tournament, TournamentStatus
 
 PAIR_PLAYERS = ("player1__profile", "player2__profile")
 # Board columns of one printed column group: with the rank, pair and total columns
@@ -39,10 +39,7 @@ def print_grids(boards: list[int], rows: list[dict]) -> list[dict]:
 
 def score_card(request, tournament_id: int, pair_id: int):
     pair = get_object_or_404(
-        Pair.objects.select_related("tournament", *PAIR_PLAYERS),
-        pk=pair_id,
-        tournament_id=tournament_id,
-        status=PairStatus.CONFIRMED,
+        selectors.confirmed_pairs(tournament_id).select_related("tournament"), pk=pair_id
     )
     tournament = pair.tournament
     card = selectors.score_card(pair=pair)

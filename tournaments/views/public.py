@@ -22,7 +22,6 @@ from ..models import (
     Adjustment,
     Board,
     Direction,
-    Pair,
     PairStatus,
     RoundStatus,
     ScoringMethod,
@@ -301,10 +300,7 @@ def board(request, tournament_id: int, number: int):
 
 def pair(request, tournament_id: int, pair_id: int):
     pair = get_object_or_404(
-        Pair.objects.select_related("tournament", *PAIR_PLAYERS),
-        pk=pair_id,
-        tournament_id=tournament_id,
-        status=PairStatus.CONFIRMED,
+        selectors.confirmed_pairs(tournament_id).select_related("tournament"), pk=pair_id
     )
     tournament = pair.tournament
     history = selectors.pair_history(pair=pair)

@@ -101,18 +101,22 @@ class PairInline(admin.TabularInline):
         return False
 
 
+# A round as admin shows it, read-only: the clock is its only writer.
+ROUND_FIELDS = (
+    "number",
+    "status",
+    "starts_at",
+    "ends_at",
+    "closed_at",
+    "bye_pair",
+    "rematches",
+    "clock_note",
+)
+
+
 class RoundInline(admin.TabularInline):
     model = Round
-    fields = (
-        "number",
-        "status",
-        "starts_at",
-        "ends_at",
-        "closed_at",
-        "bye_pair",
-        "rematches",
-        "clock_note",
-    )
+    fields = ROUND_FIELDS
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -562,17 +566,7 @@ class RoundAdmin(RunsClock, admin.ModelAdmin):
         "rematches",
     )
     list_filter = ("status", "tournament")
-    readonly_fields = (
-        "tournament",
-        "number",
-        "status",
-        "starts_at",
-        "ends_at",
-        "closed_at",
-        "bye_pair",
-        "rematches",
-        "clock_note",
-    )
+    readonly_fields = ("tournament", *ROUND_FIELDS)
     inlines = [TableInline]
     actions = ["rescore"]
 

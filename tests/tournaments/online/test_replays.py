@@ -42,12 +42,16 @@ def _kept(table, users=None):
     return board, replays._kept[table.pk, board.pk]
 
 
-def _fresh_views(table, users) -> dict:
-    replays.forget_all()
+def _views(table, users) -> dict:
     return {
         seat: services.board_view(table=table, board_number=1, user=user)
         for seat, user in users.items()
     }
+
+
+def _fresh_views(table, users) -> dict:
+    replays.forget_all()
+    return _views(table, users)
 
 
 def test_a_board_kept_from_earlier_is_brought_up_to_date_with_the_rows_after_it(
@@ -64,10 +68,7 @@ def test_a_board_kept_from_earlier_is_brought_up_to_date_with_the_rows_after_it(
     # As if this process had seen only the first six (the others were stored elsewhere).
     replays.remember(table_id=table.pk, board_id=board.pk, stored=early.stored,
                      deal=early.deal, state=early.state)  # fmt: skip
-    views = {
-        seat: services.board_view(table=table, board_number=1, user=user)
-        for seat, user in users.items()
-    }
+    views = _views(table, users)
     assert views == _fresh_views(table, users)
     assert views["N"]["next_seq"] == 12
 
@@ -87,10 +88,7 @@ def test_a_kept_board_that_does_not_match_the_stored_rows_is_replayed(online_run
     ):
         replays.remember(table_id=table.pk, board_id=board.pk, stored=stored,
                          deal=kept.deal, state=kept.state)  # fmt: skip
-        assert {
-            seat: services.board_view(table=table, board_number=1, user=user)
-            for seat, user in users.items()
-        } == truth
+        assert _views(table, users) == truth
     # Another deal kept under the same ids (a test database reuses ids): not taken.
     other = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
     replays.remember(table_id=table.pk, board_id=board.pk, stored=kept.stored,

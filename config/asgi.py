@@ -1,4 +1,3 @@
-import gc
 import os
 import warnings
 
@@ -20,7 +19,9 @@ django_application = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.conf import settings  # noqa: E402
 
+from config.collector import tune_for_sockets  # noqa: E402
 from tournaments.online.routing import websocket_urlpatterns  # noqa: E402
 from tournaments.online.ws_auth import TokenAuthMiddleware, browser_origin_validator  # noqa: E402
 
@@ -35,11 +36,6 @@ application = ProtocolTypeRouter(
     }
 )
 
-# A server process holds thousands of sockets, each a web of long-lived objects, and a
-# full collection walks all of them (a few hundred milliseconds at 2,000 sockets, during
-# which no socket of the process is served). What exists at start (Django, the URL and
-# model machinery) is frozen out of collection, and a full collection waits for 100
-# middle-generation ones instead of 10 (BENCHMARKS.md, live tables). Cycles are still
-# collected, minutes later at worst.
-gc.freeze()
-gc.set_threshold(700, 10, 100)
+# A server process holds thousands of sockets: its collector is set so that no
+# collection stops it for long (config/collector.py).
+tune_for_sockets(full_collection_seconds=settings.SERVER_FULL_COLLECTION_SECONDS)

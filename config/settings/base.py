@@ -191,6 +191,10 @@ CHANNEL_LAYER_KIND = env("CHANNEL_LAYER_KIND", default="pubsub")
 # Threads (each with its own database connection) per server process for the live
 # tables' database calls (`tournaments/online/db.py`).
 TABLE_SERVER_DB_THREADS = env.int("TABLE_SERVER_DB_THREADS", default=4)
+# Seconds between a server process's full garbage collections (config/collector.py;
+# 0: none). Allocations never start one: at thousands of sockets it stops the process
+# for a few hundred milliseconds.
+SERVER_FULL_COLLECTION_SECONDS = env.float("SERVER_FULL_COLLECTION_SECONDS", default=600.0)
 _CHANNEL_LAYER_BACKENDS = {
     "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
     "core": "channels_redis.core.RedisChannelLayer",

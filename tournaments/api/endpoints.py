@@ -7,15 +7,15 @@ from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from ninja import Query, Router, Status
 
-from .. import limits, selectors
+from .. import selectors
 from ..errors import ClockError
 from ..live import cached
 from ..live.schemas import StandingOut
 from ..models import RoundStatus, Tournament
 from ..services import clock, registration, results, setup
 from . import lookups
-from .auth import organiser_auth, token_auth
-from .errors import WRITE_ERRORS
+from .auth import token_auth
+from .errors import write
 from .schemas import (
     BoardDetailOut,
     ClosedOut,
@@ -113,9 +113,7 @@ def _result(result, *, table: int, board: int) -> dict:
 
 @router.post(
     "/players",
-    auth=organiser_auth,
-    throttle=limits.API_WRITE_LIMITS,
-    response={201: PlayerCreatedOut, **WRITE_ERRORS},
+    **write(201, PlayerCreatedOut),
     tags=["setup"],
     summary="Create a player (organiser)",
 )
@@ -130,9 +128,7 @@ def create_player(request, payload: PlayerIn):
 
 @router.post(
     "/tournaments",
-    auth=organiser_auth,
-    throttle=limits.API_WRITE_LIMITS,
-    response={201: TournamentOut, **WRITE_ERRORS},
+    **write(201, TournamentOut),
     tags=["setup"],
     summary="Create a tournament (organiser)",
 )
@@ -184,9 +180,7 @@ def get_tournament(request, tournament_id: int):
 
 @router.post(
     "/tournaments/{tournament_id}/pairs",
-    auth=organiser_auth,
-    throttle=limits.API_WRITE_LIMITS,
-    response={201: PairOut, **WRITE_ERRORS},
+    **write(201, PairOut),
     tags=["setup"],
     summary="Register a confirmed pair; once play has started, a late entry (organiser)",
     description=(
@@ -204,9 +198,7 @@ def register_pair(request, tournament_id: int, payload: PairIn):
 
 @router.post(
     "/tournaments/{tournament_id}/pairs/{pair_id}/withdraw",
-    auth=organiser_auth,
-    throttle=limits.API_WRITE_LIMITS,
-    response={200: PairOut, **WRITE_ERRORS},
+    **write(200, PairOut),
     tags=["setup"],
     summary="Withdraw a pair from the next seating on (organiser)",
 )
@@ -218,9 +210,7 @@ def withdraw_pair(request, tournament_id: int, pair_id: int):
 
 @router.post(
     "/tournaments/{tournament_id}/start",
-    auth=organiser_auth,
-    throttle=limits.API_WRITE_LIMITS,
-    response={200: StartedOut, **WRITE_ERRORS},
+    **write(200, StartedOut),
     tags=["clock"],
     summary="Start now: seat and open round 1 (organiser)",
 )
@@ -232,9 +222,7 @@ def start_tournament(request, tournament_id: int):
 
 @router.post(
     "/tournaments/{tournament_id}/rounds/{number}/close",
-    auth=organiser_auth,
-    throttle=limits.API_WRITE_LIMITS,
-    response={200: ClosedOut, **WRITE_ERRORS},
+    **write(200, ClosedOut),
     tags=["clock"],
     summary="Close the open round now, as the bell would (organiser)",
 )
@@ -288,9 +276,7 @@ def get_round(request, tournament_id: int, number: int):
 
 @router.put(
     "/tournaments/{tournament_id}/rounds/{number}/tables/{table}/boards/{board}",
-    auth=token_auth,
-    throttle=limits.API_WRITE_LIMITS,
-    response={200: ResultOut, **WRITE_ERRORS},
+    **write(200, ResultOut, auth=token_auth),
     tags=["play"],
     summary="Enter or correct a table's result (a player of the table, or an organiser)",
 )

@@ -1,7 +1,8 @@
 """Every refusal as `{"error": "<message>"}` with a 4xx status, never a 500 for bad input:
 the handlers `install` puts on the API map each refusal to its status (a service's
-refusal to its `ServiceError.status_code`), and `WRITE_ERRORS` are those statuses as a
-write declares them (`response={200: …, **WRITE_ERRORS}`)."""
+refusal to its `ServiceError.status_code`), and `write` is what every write declares:
+who may call it, the write limit, and its result or those refusals
+(`@router.post(path, **write(200, ResultOut), …)`)."""
 
 from __future__ import annotations
 
@@ -12,13 +13,24 @@ from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationEr
 
 from .. import limits
 from ..errors import ServiceError
-from .auth import TokenRefused
+from .auth import TokenRefused, organiser_auth
 from .schemas import ErrorOut
 
 # What a write can answer instead of its result: a bad value (400), no valid token (401),
 # no permission (403), nothing there (404), a state that refuses it (409), a malformed
 # request (422), too many writes (429).
 WRITE_ERRORS = {status: ErrorOut for status in (400, 401, 403, 404, 409, 422, 429)}
+
+
+def write(status: int, result, *, auth=organiser_auth) -> dict:
+    """A write's route declaration besides its path and text: who may call it (an
+    organiser's token unless `auth` says otherwise), the write limit, and its result
+    with `status` or a refusal."""
+    return {
+        "auth": auth,
+        "throttle": limits.API_WRITE_LIMITS,
+        "response": {status: result, **WRITE_ERRORS},
+    }
 
 
 def _error(api, request, message: str, status: int, **headers):

@@ -14,10 +14,10 @@ from django.http import JsonResponse
 from ninja import Field, Router, Schema
 from ninja.security import django_auth
 
-from .. import limits
 from ..online import seats, services
 from . import lookups
 from .auth import token_auth
+from .errors import write
 from .schemas import ErrorOut, Text
 
 router = Router(tags=["online play"])
@@ -125,9 +125,7 @@ def board_view(request, tournament_id: int, number: int, table: int, board: int)
 
 @router.post(
     BOARD + "/actions",
-    auth=[token_auth, django_auth],
-    throttle=limits.API_WRITE_LIMITS,
-    response={200: BoardViewOut, 401: ErrorOut, 429: ErrorOut, **ERRORS},
+    **write(200, BoardViewOut, auth=[token_auth, django_auth]),
     summary="Call, play a card, claim, or accept / reject a claim",
     description="Answers the caller's new view. An illegal, out-of-turn, stale-`seq` or "
     'after-the-bell action is a 409 `{"error": message}` and changes nothing; a resend '
@@ -141,9 +139,7 @@ def act(request, tournament_id: int, number: int, table: int, board: int, payloa
 
 @router.post(
     "/tournaments/{tournament_id}/rounds/{number}/tables/{table}/swap",
-    auth=[token_auth, django_auth],
-    throttle=limits.API_WRITE_LIMITS,
-    response={200: SeatsOut, 401: ErrorOut, 429: ErrorOut, **ERRORS},
+    **write(200, SeatsOut, auth=[token_auth, django_auth]),
     summary="Swap the caller's pair's two seats (before the table's first call)",
 )
 def swap(request, tournament_id: int, number: int, table: int):

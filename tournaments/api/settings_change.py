@@ -10,12 +10,10 @@ from decimal import Decimal
 
 from ninja import Field, Router, Schema
 
-from .. import limits
 from ..services import settings_change
 from . import lookups
-from .auth import organiser_auth
 from .endpoints import _tournament_now
-from .errors import WRITE_ERRORS
+from .errors import write
 from .schemas import Text, TournamentOut
 
 router = Router()
@@ -49,9 +47,7 @@ class SettingsChangedOut(Schema):
 
 @router.patch(
     "/tournaments/{tournament_id}/scoring-settings",
-    auth=organiser_auth,
-    throttle=limits.API_WRITE_LIMITS,
-    response={200: SettingsChangedOut, **WRITE_ERRORS},
+    **write(200, SettingsChangedOut),
     tags=["setup"],
     summary="Change settings and re-score the whole event (organiser)",
 )
@@ -81,9 +77,7 @@ class ScheduleIn(Schema):
 
 @router.patch(
     "/tournaments/{tournament_id}/schedule",
-    auth=organiser_auth,
-    throttle=limits.API_WRITE_LIMITS,
-    response={200: TournamentOut, **WRITE_ERRORS},
+    **write(200, TournamentOut),
     tags=["setup"],
     summary="Round length and gap of the rounds not yet opened (organiser)",
 )

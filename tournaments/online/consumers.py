@@ -11,11 +11,16 @@ none (then it asks `board_view`, which refuses whoever may not watch).
 
 Per connection, the messages carrying a view have strictly increasing `seq` (the number
 of the last action they announce): the reply to the seat's own action and the group's
-event of that same action are one message, and an event the snapshot already contains
-is not sent again.
+event of that same action are one message, an event the snapshot already contains
+is not sent again, and an event that overtook an earlier action's (two server processes
+publish independently) waits for it, at most `REORDER_WAIT_SECONDS`: every action
+reaches every socket once, in order.
 """
 
 from __future__ import annotations
+
+import asyncio
+import time
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -32,6 +37,15 @@ from .ws_auth import TOKEN_REFUSAL
 CLOSE_UNAUTHENTICATED = 4401  # a token was presented and refused
 CLOSE_NOT_ALLOWED = 4403  # may not watch this board (yet)
 CLOSE_NOT_FOUND = 4404  # no such table or board
+
+# How long an organiser's right to watch a board before its round closes is trusted
+# before it is read again: a director taken out of the directors' group, or whose
+# account was closed, stops receiving the hands within this time (RULES 9).
+WATCHER_RECHECK_SECONDS = 10.0
+# How long a table's event waits for an earlier action's event that another server
+# process has not published yet (`BoardConsumer.table_views`): each socket gets every
+# action once and in order; past this, a missing one is given up (the next view holds it).
+REORDER_WAIT_SECONDS = 0.5
 
 
 def table_group(table_id: int) -> str:
@@ -69,6 +83,12 @@ def _board_view(*, table, board_number: int, user) -> dict:
 
 
 @table_db
+def _board_view_afresh(*, table, board_number: int, user) -> tuple[dict, object]:
+    user = live_reads.user_afresh(user)
+    return services.board_view(table=table, board_number=board_number, user=user), user
+
+
+@table_db
 def _act(*, table, board_number: int, user, action: dict) -> dict:
     return services.act(table=table, board_number=board_number, user=user, action=action)
 
@@ -85,6 +105,12 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
     watching = False  # True once the snapshot was sent: only then do events flow
     sees_all = False  # not seated: an organiser watching (or anyone once the round closed)
     last_seq: int | None = None
+    watch_checked_at = 0.0  # time.monotonic() when the right to watch was last read
+    held_release: asyncio.TimerHandle | None = None
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.held: dict[int, dict] = {}  # seq -> an event that overtook an earlier one
 
     @property
     def user(self):
@@ -125,12 +151,16 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
             return
         self.watching = True
         self.sees_all = view["seat"] is None
+        self.watch_checked_at = time.monotonic()
         await self.send_view("snapshot", view)
 
     async def disconnect(self, code):
         await self.leave()
 
     async def leave(self):
+        if self.held_release is not None:
+            self.held_release.cancel()
+            self.held_release = None
         if self.table is not None:
             await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
         self.watching = False
@@ -139,8 +169,18 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "error", "error": str(message)})
         await self.close(code=code)
 
-    async def current_view(self) -> dict:
-        return await _board_view(table=self.table, board_number=self.board_number, user=self.user)
+    async def current_view(self, *, afresh: bool = False) -> dict:
+        """The board as the service shows it to this socket's user now; `afresh`: with
+        the user (and their permissions) read again first."""
+        if not afresh:
+            return await _board_view(
+                table=self.table, board_number=self.board_number, user=self.user
+            )
+        view, self.scope["user"] = await _board_view_afresh(
+            table=self.table, board_number=self.board_number, user=self.user
+        )
+        self.watch_checked_at = time.monotonic()
+        return view
 
     def takes(self, kind: str, seq: int) -> bool:
         # A view is labelled with the last action it holds, and a connection never gets
@@ -195,7 +235,7 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
     async def send_error(self, message: str):
         """A refusal, to this client only, with the state it should now play from."""
         try:
-            view = await self.current_view()
+            view = await self.current_view(afresh=self.sees_all)
         except ServiceError as error:
             await self.leave()
             await self.refuse(str(error), _close_code(error))
@@ -210,7 +250,8 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
     # From the table's group ------------------------------------------------------
 
     async def table_views(self, event):
-        """Action `seq` of board `board` is stored: send THIS user's view of it."""
+        """Action `seq` of board `board` is stored: send THIS user's view of it, in the
+        order of the actions."""
         if not self.watching or event.get("board") != self.board_number:
             return
         seq = int(event["seq"])
@@ -222,14 +263,47 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
             )
         if self.last_seq is not None and seq <= self.last_seq:
             return
+        if self.last_seq is not None and seq > self.last_seq + 1:
+            # An earlier action's event is still on its way: two server processes stored
+            # them in quick succession and this one was published first (each publishes
+            # after its own commit; a seat whose snapshot already held the earlier action
+            # may act on it at once). Held until the earlier one arrives.
+            self.hold(seq, event)
+            return
+        await self.deliver(seq, event)
+        while self.held and self.last_seq is not None and self.last_seq + 1 in self.held:
+            await self.deliver(self.last_seq + 1, self.held.pop(self.last_seq + 1))
+        if not self.held and self.held_release is not None:
+            self.held_release.cancel()
+            self.held_release = None
+
+    def hold(self, seq: int, event) -> None:
+        if self.held_release is None:
+            self.held_release = asyncio.get_running_loop().call_later(
+                REORDER_WAIT_SECONDS, lambda: asyncio.ensure_future(self.release_held())
+            )
+        self.held[seq] = event
+
+    async def release_held(self):
+        """The earlier event did not come in time (its process could not publish it): what
+        is held goes out in order, the gap and all (every view holds the whole board)."""
+        self.held_release = None
+        held, self.held = self.held, {}
+        for seq in sorted(held):
+            if self.watching and (self.last_seq is None or seq > self.last_seq):
+                await self.deliver(seq, held[seq])
+
+    async def deliver(self, seq: int, event):
+        if not self.watching:
+            return
         view_text = self.own_view(event)
         if view_text is not None:
             await self.send_view_text(seq, view_text)
             return
-        # Not seated and not watching as an organiser: the service decides (and refuses
-        # whoever may not watch yet).
+        # Not seated, and not watching as an organiser whose right was read lately: the
+        # service decides (and refuses whoever may not watch yet).
         try:
-            view = await self.current_view()
+            view = await self.current_view(afresh=self.sees_all)
         except ServiceError as error:
             await self.leave()
             await self.refuse(str(error), _close_code(error))
@@ -243,7 +317,11 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
         for seat, player in event["seats"].items():
             if player == user_id:
                 return views.get(seat)
-        return views.get(WATCHER) if self.sees_all else None
+        if not self.sees_all:
+            return None
+        if time.monotonic() - self.watch_checked_at >= WATCHER_RECHECK_SECONDS:
+            return None  # the right to watch is read again first
+        return views.get(WATCHER)
 
     async def round_closed(self, event):
         """The bell: the board is cut off if unfinished; say so, and where to sit next."""

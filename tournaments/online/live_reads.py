@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q
 
 from .. import sql
@@ -101,3 +103,13 @@ def next_seat(*, user, closed_round_id: int) -> dict | None:
         "table_number": table.number,
         "direction": str(table.side_of(user.pk)),
     }
+
+
+def user_afresh(user):
+    """`user` as stored now, so that their permissions are read again (a socket keeps
+    the user it was opened by, whose permissions Django caches): an account closed or
+    removed since is anonymous, and an anonymous user stays one."""
+    if not getattr(user, "is_authenticated", False):
+        return user
+    stored = get_user_model().objects.filter(pk=user.pk, is_active=True).first()
+    return stored if stored is not None else AnonymousUser()

@@ -12,6 +12,7 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
@@ -29,6 +30,7 @@ from tests.support.online_ws import (
     token_of,
 )
 from tournaments.models import ApiToken, PlayAction, Round
+from tournaments.online import consumers
 from tournaments.online.consumers import (
     CLOSE_NOT_ALLOWED,
     CLOSE_NOT_FOUND,
@@ -484,3 +486,83 @@ def test_an_extension_and_a_pause_reach_every_open_socket_of_the_round(room, org
                 "paused": paused,
             }, (name, who)
     assert Round.objects.get(pk=first_round.pk).ends_at == before + timedelta(minutes=7)
+
+
+def test_a_director_taken_out_of_the_directors_group_stops_receiving_the_hands(
+    room, director, monkeypatch
+):
+    """RULES 9: an organiser's right to watch is read again before a view is sent once
+    `WATCHER_RECHECK_SECONDS` have passed (0 here: before every view). In the group, the
+    director receives the first action's view with every hand; taken out of it, the
+    next action brings a refusal and the 4403 close, and no card."""
+    monkeypatch.setattr(consumers, "WATCHER_RECHECK_SECONDS", 0)
+    table, tokens = room["table"], room["tokens"]
+    director_token = token_of(director)
+
+    async def play_one(sockets, views):
+        actor = next(seat for seat in SEATS if robot_action(views[seat]))
+        action = robot_action(views[actor])
+        await sockets[actor].send_json_to({**action, "type": "action", "action": action["type"]})
+        for seat in SEATS:
+            views[seat] = (await sockets[seat].receive_json_from(timeout=TIMEOUT))["view"]
+
+    async def scenario():
+        sockets, views = {}, {}
+        for seat in SEATS:
+            sockets[seat], _ = await connect(board_path(table, 1), token=tokens[seat])
+            views[seat] = (await sockets[seat].receive_json_from(timeout=TIMEOUT))["view"]
+        watching, _ = await connect(board_path(table, 1), token=director_token)
+        snapshot = await watching.receive_json_from(timeout=TIMEOUT)
+        await play_one(sockets, views)
+        in_group = await watching.receive_json_from(timeout=TIMEOUT)
+        await database_sync_to_async(director.groups.clear)()
+        await play_one(sockets, views)
+        refused = await watching.receive_json_from(timeout=TIMEOUT)
+        closed = await watching.receive_output(timeout=TIMEOUT)
+        for ws in sockets.values():
+            await ws.disconnect()
+        return snapshot, in_group, refused, closed
+
+    snapshot, in_group, refused, closed = async_to_sync(scenario)()
+    every_card = set().union(*dealt_hands(table, 1).values())
+    assert snapshot["type"] == "snapshot" and cards_in(snapshot) == every_card
+    assert in_group["type"] == "view" and in_group["seq"] == 1
+    assert cards_in(in_group) == every_card
+    assert refused["type"] == "error" and not cards_in(refused)
+    assert closed == {"type": "websocket.close", "code": CLOSE_NOT_ALLOWED}
+
+
+def test_an_event_that_overtook_an_earlier_one_waits_for_it(room, monkeypatch):
+    """Two server processes publish independently, so action 2's event can reach a socket
+    before action 1's (a seat whose snapshot held action 1 acted at once, on the other
+    process). The socket sends 1, then 2; a gap never filled is given up after
+    `REORDER_WAIT_SECONDS` and the later view goes out alone; the late one is dropped."""
+    monkeypatch.setattr(consumers, "REORDER_WAIT_SECONDS", 0.3)
+    table, north = room["table"], room["users"]["N"]
+
+    def event(seq):
+        view = json.dumps({"next_seq": seq + 1, "marker": seq})
+        return {"type": "table.views", "board": 1, "seq": seq, "seats": {"N": north.pk},
+                "views": {"N": view}, "board_id": None, "action": None}  # fmt: skip
+
+    async def scenario():
+        layer = get_channel_layer()
+        group = consumers.table_group(table.pk)
+        ws, _ = await connect(board_path(table, 1), token=room["tokens"]["N"])
+        assert (await ws.receive_json_from(timeout=TIMEOUT))["seq"] == 0
+        await layer.group_send(group, event(2))
+        held = await ws.receive_nothing(timeout=0.1)
+        await layer.group_send(group, event(1))
+        in_order = [await ws.receive_json_from(timeout=TIMEOUT) for _ in range(2)]
+        await layer.group_send(group, event(4))  # 3 never comes in time
+        held_for_3 = await ws.receive_nothing(timeout=0.1)
+        given_up = await ws.receive_json_from(timeout=TIMEOUT)
+        await layer.group_send(group, event(3))
+        late_dropped = await ws.receive_nothing(timeout=0.5)
+        await ws.disconnect()
+        return held, in_order, held_for_3, given_up, late_dropped
+
+    held, in_order, held_for_3, given_up, late_dropped = async_to_sync(scenario)()
+    assert held and held_for_3 and late_dropped
+    assert [(m["seq"], m["view"]["marker"]) for m in in_order] == [(1, 1), (2, 2)]
+    assert (given_up["type"], given_up["seq"], given_up["view"]["marker"]) == ("view", 4, 4)

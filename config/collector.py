@@ -17,8 +17,8 @@ So, in a server process:
   two young generations stay small and each collection short (a few milliseconds);
 - the full collection is never started by allocations, only every
   `SERVER_FULL_COLLECTION_SECONDS` (10 minutes by default) by a thread of its own:
-  what it frees is the cyclic garbage old enough to reach the oldest generation (a few
-  thousand objects a minute at 200 actions a second), and one pause of a few hundred
+  what it frees is the cyclic garbage old enough to reach the oldest generation (about
+  15,000 objects a minute at 200 actions a second), and one pause of a few hundred
   milliseconds every ten minutes replaces one every few seconds. 0 turns it off (the
   process's memory then grows with that garbage).
 """

@@ -157,10 +157,14 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code):
         await self.leave()
 
-    async def leave(self):
+    def drop_held(self) -> None:
         if self.held_release is not None:
             self.held_release.cancel()
             self.held_release = None
+        self.held = {}
+
+    async def leave(self):
+        self.drop_held()
         if self.table is not None:
             await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
         self.watching = False
@@ -273,9 +277,8 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
         await self.deliver(seq, event)
         while self.held and self.last_seq is not None and self.last_seq + 1 in self.held:
             await self.deliver(self.last_seq + 1, self.held.pop(self.last_seq + 1))
-        if not self.held and self.held_release is not None:
-            self.held_release.cancel()
-            self.held_release = None
+        if not self.held:
+            self.drop_held()
 
     def hold(self, seq: int, event) -> None:
         if self.held_release is None:
@@ -327,6 +330,7 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
         """The bell: the board is cut off if unfinished; say so, and where to sit next."""
         if not self.watching:
             return
+        self.drop_held()  # the view below holds the board as the bell left it
         round_id = event.get("round_id") or self.table.round_id
         next_seat = await _next_seat(user=self.user, closed_round_id=round_id)
         try:

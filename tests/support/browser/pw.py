@@ -52,9 +52,14 @@ def new_page(browser, *, locale: str = "en-GB", width: int = 1280, height: int =
     return context.new_page()
 
 
-def shot(page, name: str, *, full_page: bool = True) -> Path:
+def shot_path(name: str) -> Path:
+    """Where screenshot `name` goes (for a locator's own screenshot, as `shot` for a page)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
+    return SCREENSHOTS / f"{name}.png"
+
+
+def shot(page, name: str, *, full_page: bool = True) -> Path:
+    path = shot_path(name)
     page.screenshot(path=str(path), full_page=full_page)
     return path
 
@@ -65,3 +70,12 @@ def log_in(page, base_url: str, username: str, password: str) -> None:
     page.fill("#id_password", password)
     page.click("form.stacked button[type=submit]")
     page.wait_for_url(f"{base_url}/")
+
+
+def admin_log_in(page, base_url: str, username: str, password: str) -> None:
+    """Log in on the admin's own login page; lands on the admin index."""
+    page.goto(f"{base_url}/admin/login/?next=/admin/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("input[type=submit]")
+    page.wait_for_url(f"{base_url}/admin/")

@@ -1,10 +1,11 @@
 """Set-up shared by the page tests that go through Django's test client (registered in
 tests/conftest.py): a page cache emptied before each test, the server's clock frozen in
-round 1, and round 1 of an event opened."""
+round 1, and round 1 of an event opened (as a tuple, or by name)."""
 
 from __future__ import annotations
 
 from datetime import timedelta
+from types import SimpleNamespace
 
 import pytest
 import time_machine
@@ -45,3 +46,22 @@ def open_round_one(make_tournament, register_pairs, t0, *, pairs: int, **fields)
     round1 = Round.objects.get(tournament=tournament, number=1)
     tables = list(Table.objects.filter(round=round1).order_by("number"))
     return tournament, registered, round1, tables
+
+
+def round_one_event(make_tournament, register_pairs, t0, **fields) -> SimpleNamespace:
+    """open_round_one with four pairs, by name: t, pairs, round, tables; ns and ns_partner
+    (North-South at table 1: pair 1), ew (East-West at table 1: pair 2's player 1) and
+    other (pair 3's player 1, at table 2)."""
+    tournament, pairs, round1, tables = open_round_one(
+        make_tournament, register_pairs, t0, pairs=4, **fields
+    )
+    return SimpleNamespace(
+        t=tournament,
+        pairs=pairs,
+        round=round1,
+        tables=tables,
+        ns=pairs[0].player1,
+        ns_partner=pairs[0].player2,
+        ew=pairs[1].player1,
+        other=pairs[2].player1,
+    )

@@ -64,18 +64,15 @@ def shot(page, name: str, *, full_page: bool = True) -> Path:
     return path
 
 
-def log_in(page, base_url: str, username: str, password: str) -> None:
-    page.goto(f"{base_url}/accounts/login/")
+def log_in(page, base_url: str, username: str, password: str, *, admin: bool = False) -> None:
+    """Log in on the site's login page and land on the home page, or (admin=True) on the
+    admin's own login page and land on the admin index."""
+    if admin:
+        path, submit, landing = "/admin/login/?next=/admin/", "input[type=submit]", "/admin/"
+    else:
+        path, submit, landing = "/accounts/login/", "form.stacked button[type=submit]", "/"
+    page.goto(f"{base_url}{path}")
     page.fill("#id_username", username)
     page.fill("#id_password", password)
-    page.click("form.stacked button[type=submit]")
-    page.wait_for_url(f"{base_url}/")
-
-
-def admin_log_in(page, base_url: str, username: str, password: str) -> None:
-    """Log in on the admin's own login page; lands on the admin index."""
-    page.goto(f"{base_url}/admin/login/?next=/admin/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", password)
-    page.click("input[type=submit]")
-    page.wait_for_url(f"{base_url}/admin/")
+    page.click(submit)
+    page.wait_for_url(f"{base_url}{landing}")

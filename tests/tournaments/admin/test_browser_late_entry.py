@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.browser.events import running_event
-from tests.support.browser.pw import admin_log_in, new_page, shot
+from tests.support.browser.pw import log_in, new_page, shot
 from tournaments.models import Pair
 
 pytestmark = [
@@ -18,7 +18,7 @@ pytestmark = [
 def open_the_action(browser, base: str, tournament, *, locale: str):
     """The director, logged in (browser in `locale`), on the action's form for `tournament`."""
     page = new_page(browser, locale=locale)
-    admin_log_in(page, base, "director", "pw-director")
+    log_in(page, base, "director", "pw-director", admin=True)
     page.goto(f"{base}/admin/tournaments/tournament/")
     page.check(f"input[name=_selected_action][value='{tournament.pk}']")
     page.select_option("select[name=action]", "add_late_pair")

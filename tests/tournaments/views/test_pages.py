@@ -12,7 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.support.pages import open_round_one
+from tests.support.pages import open_round_one, round_one_event
 from tournaments import double_dummy
 from tournaments.models import BoardResult, Pair, PairStatus, Round
 from tournaments.services import analysis
@@ -39,19 +39,8 @@ def traveller_rows(html: str) -> list[list[str]]:
 @pytest.fixture
 def event(make_tournament, register_pairs, t0, clock):
     """Round 1 of a 4-pair, 3-round IMP event is open: table 1 is pairs 1 v 2."""
-    tournament, pairs, round1, tables = open_round_one(
-        make_tournament, register_pairs, t0, pairs=4, rounds=3, boards_per_round=2,
-        scoring_method="IMP",
-    )  # fmt: skip
-    return SimpleNamespace(
-        t=tournament,
-        pairs=pairs,
-        round=round1,
-        tables=tables,
-        ns=pairs[0].player1,  # North-South at table 1
-        ns_partner=pairs[0].player2,
-        ew=pairs[1].player1,  # East-West at table 1
-        other=pairs[2].player1,  # plays at table 2
+    return round_one_event(
+        make_tournament, register_pairs, t0, rounds=3, boards_per_round=2, scoring_method="IMP"
     )
 
 

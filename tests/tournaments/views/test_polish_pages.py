@@ -17,7 +17,7 @@ from django.core import mail
 from django.urls import path, reverse
 
 import tournaments.urls
-from tests.support.pages import open_round_one
+from tests.support.pages import open_round_one, round_one_event
 from tournaments.models import Pair, Tournament
 from tournaments.services import clock as clock_service
 from tournaments.services import results
@@ -34,14 +34,9 @@ ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
 @pytest.fixture
 def event(make_tournament, register_pairs, t0, clock):
     """Round 1 of a 4-pair IMP event is open; table 1 is pairs 1 v 2."""
-    tournament, pairs, round1, tables = open_round_one(
-        make_tournament, register_pairs, t0, pairs=4, rounds=2, boards_per_round=2,
-        scoring_method="IMP",
-    )  # fmt: skip
-    return SimpleNamespace(
-        t=tournament, pairs=pairs, round=round1, tables=tables,
-        ns=pairs[0].player1, ew=pairs[1].player1,
-    )  # fmt: skip
+    return round_one_event(
+        make_tournament, register_pairs, t0, rounds=2, boards_per_round=2, scoring_method="IMP"
+    )
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ pytest_plugins = [
     "tests.support.servers",
     "tests.support.online",
     "tests.support.browser.fixtures",
+    "tests.support.pages",
 ]
 
 _counter = itertools.count(1)

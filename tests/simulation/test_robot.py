@@ -7,13 +7,11 @@ from __future__ import annotations
 import random
 
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import play
 from scoring import SEATS
 from simulation.model import DealFacts
 from simulation.robot import (
-    Plan,
     choose_call,
     hcp,
     heuristic_plan,
@@ -22,22 +20,9 @@ from simulation.robot import (
     state_from_view,
 )
 from tests import examples
+from tests.support.deals import random_board, random_deal, random_plan, seeds
 
-seeds = st.integers(min_value=0, max_value=2**64 - 1)
 CALLS = ["P", "X", "XX", *play.BIDS]
-
-
-def random_deal(rng: random.Random) -> dict[str, list[str]]:
-    deck = sorted(play.DECK)
-    rng.shuffle(deck)
-    return {seat: deck[13 * i : 13 * i + 13] for i, seat in enumerate(SEATS)}
-
-
-def random_plan(rng: random.Random) -> Plan:
-    if rng.random() < 0.1:
-        return Plan()
-    bid = rng.choice(play.BIDS)
-    return Plan(contract=bid + "X" * rng.choice((0, 0, 1, 2)), declarer=rng.choice(SEATS))
 
 
 def fake_facts(deal: dict[str, list[str]], rng: random.Random, vulnerability: str) -> DealFacts:
@@ -64,9 +49,7 @@ def act(state: play.BoardState, seat: str, action: dict) -> play.BoardState:
 @settings(deadline=None, max_examples=examples(300))
 @given(seeds)
 def test_robots_only_make_legal_actions_and_finish_the_board(seed):
-    rng = random.Random(seed)
-    deal = random_deal(rng)
-    dealer, vulnerability = rng.choice(SEATS), rng.choice(("None", "NS", "EW", "Both"))
+    rng, deal, dealer, vulnerability = random_board(seed)
     kind = rng.random()
     plan = (
         random_plan(rng)

@@ -10,16 +10,13 @@ import random
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import play
 from scoring import SEATS
 from simulation.robot import Plan, ViewBoard, heuristic_plan, next_action, state_from_view
 from tests import examples
-from tests.simulation.test_robot import random_deal, random_plan
+from tests.support.deals import random_board, random_deal, random_plan, seeds
 from tournaments.online.views import board_json
-
-seeds = st.integers(min_value=0, max_value=2**64 - 1)
 
 
 def played(rng: random.Random, deal, dealer: str, vulnerability: str, plan: Plan):
@@ -64,9 +61,7 @@ def views_of(states, seat: str) -> list[dict]:
 @settings(deadline=None, max_examples=examples(300))
 @given(seeds)
 def test_the_kept_state_is_the_state_the_whole_view_replays(seed):
-    rng = random.Random(seed)
-    deal = random_deal(rng)
-    dealer, vulnerability = rng.choice(SEATS), rng.choice(("None", "NS", "EW", "Both"))
+    rng, deal, dealer, vulnerability = random_board(seed)
     plan = heuristic_plan(deal) if rng.random() < 0.5 else random_plan(rng)
     states = played(rng, deal, dealer, vulnerability, plan)
     # One seat's views, or the four seats' (a table's robots share one ViewBoard).

@@ -7,8 +7,17 @@ import time
 
 from django.db import connection, transaction
 
-from tournaments.models import Table
+from tournaments.models import Round, Table
 from tournaments.services import results
+
+
+def rounds_of(tournament, *more: str) -> list[tuple]:
+    """Each round of `tournament` in order: (number, status, starts_at, ends_at, *more)."""
+    return list(
+        Round.objects.filter(tournament=tournament)
+        .order_by("number")
+        .values_list("number", "status", "starts_at", "ends_at", *more)
+    )
 
 
 def submit(table: Table, board_number: int, contract: str, declarer: str, tricks, *, now):

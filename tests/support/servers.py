@@ -63,6 +63,7 @@ def redis_url(tmp_path):
 
 
 def worker_database_url() -> str:
+    """The test database (not the one DATABASE_URL names), for a child process."""
     parts = urlsplit(os.environ["DATABASE_URL"])
     return urlunsplit(parts._replace(path="/" + connection.settings_dict["NAME"]))
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import connection
+from django.utils import timezone
 
 import scoring
 from tournaments.models import (
@@ -15,8 +16,11 @@ from tournaments.models import (
     Round,
     Table,
 )
+from tournaments.services import results
 from tournaments.services.bulk_registration import ensure_players, register_pairs_in_bulk
 from tournaments.services.clock import advance
+from tournaments.services.registration import register_pair
+from tournaments.services.results import ContractEntry, submit_result
 
 # A handful of (contract, declarer, tricks) that make realistic, varied scores.
 PLAYS = [
@@ -30,6 +34,16 @@ PLAYS = [
     ("5DX", "W", 8),
     ("6S", "N", 12),
 ]
+
+# Players of the browser tests: username the first name in lower case ("alice"), password
+# "pw-" + username (tests/conftest.py: make_user).
+PEOPLE = ["Alice Wang", "Bob Li", "Carol Zhang", "Dave Chen", "Erin Liu", "Frank Zhao"]
+PEOPLE += ["Grace Sun", "Henry Wu", "Ivy Zhou", "Jack Xu", "Kate Ma", "Leo Hu"]
+
+
+def make_people(make_user, n: int) -> list:
+    """The first `n` of PEOPLE as users, in that order."""
+    return [make_user(name.split()[0].lower(), name=name) for name in PEOPLE[:n]]
 
 
 def bulk_pairs(tournament, n: int, *, prefix: str = "big"):
@@ -93,3 +107,62 @@ def analyze() -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")
+
+
+def running_event(
+    make_tournament,
+    users,
+    *,
+    n_pairs: int,
+    name: str = "Autumn Swiss",
+    now: datetime | None = None,
+    start_at: datetime | None = None,
+    opened_at: datetime | None = None,
+    **fields,
+) -> tuple:
+    """A live tournament in real time (the live server's and Chromium's clock): `users`
+    registered in pairs in order (0–1, 2–3, …) half an hour ago, round 1 opened by the
+    clock. Starts a minute before `now` (default: now) unless `start_at` says otherwise;
+    the clock runs at `opened_at` (default: `now`). Returns the tournament, round 1 and
+    its tables by number."""
+    now = now or timezone.now()
+    tournament = make_tournament(
+        name=name,
+        start_at=start_at or now - timedelta(minutes=1),
+        registration_opens_at=now - timedelta(days=1),
+        **fields,
+    )
+    for i in range(n_pairs):
+        register_pair(
+            by=None,
+            tournament=tournament,
+            usernames=[users[2 * i].username, users[2 * i + 1].username],
+            now=now - timedelta(minutes=30),
+        )
+    advance(now=opened_at or now)
+    round1 = Round.objects.get(tournament=tournament, number=1)
+    return tournament, round1, list(Table.objects.filter(round=round1).order_by("number"))
+
+
+def close_round_one(round1: Round, tables, *, board_number: int, entry: ContractEntry) -> None:
+    """North-South at every table enter `entry` on `board_number` 30 seconds into round 1;
+    then the bell."""
+    for table in tables:
+        submit_result(
+            table=table, board_number=board_number, entry=entry,
+            user=table.ns_pair.player1, now=round1.starts_at + timedelta(seconds=30),
+        )  # fmt: skip
+    advance(now=round1.ends_at)
+
+
+def adjusted_round_one(make_tournament, users, organiser, **fields) -> tuple:
+    """Five pairs (one sits out), round 1 closed: board 1 played 4♠= by North at every
+    table, board 2 of table 1 adjusted average plus / average by the director (slow play).
+    Returns the tournament, round 1 and its tables by number."""
+    tournament, round1, tables = running_event(make_tournament, users, n_pairs=5, **fields)
+    close_round_one(round1, tables, board_number=1, entry=ContractEntry("4S", "N", 10))
+    results.director_set_result(
+        table=tables[0], board_number=2, by=organiser, ns_adjustment="A+", ew_adjustment="A",
+        reason="slow play",
+    )  # fmt: skip
+    return tournament, round1, tables

@@ -52,16 +52,27 @@ def new_page(browser, *, locale: str = "en-GB", width: int = 1280, height: int =
     return context.new_page()
 
 
-def shot(page, name: str, *, full_page: bool = True) -> Path:
+def shot_path(name: str) -> Path:
+    """Where screenshot `name` goes (for a locator's own screenshot, as `shot` for a page)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
+    return SCREENSHOTS / f"{name}.png"
+
+
+def shot(page, name: str, *, full_page: bool = True) -> Path:
+    path = shot_path(name)
     page.screenshot(path=str(path), full_page=full_page)
     return path
 
 
-def log_in(page, base_url: str, username: str, password: str) -> None:
-    page.goto(f"{base_url}/accounts/login/")
+def log_in(page, base_url: str, username: str, password: str, *, admin: bool = False) -> None:
+    """Log in on the site's login page and land on the home page, or (admin=True) on the
+    admin's own login page and land on the admin index."""
+    if admin:
+        path, submit, landing = "/admin/login/?next=/admin/", "input[type=submit]", "/admin/"
+    else:
+        path, submit, landing = "/accounts/login/", "form.stacked button[type=submit]", "/"
+    page.goto(f"{base_url}{path}")
     page.fill("#id_username", username)
     page.fill("#id_password", password)
-    page.click("form.stacked button[type=submit]")
-    page.wait_for_url(f"{base_url}/")
+    page.click(submit)
+    page.wait_for_url(f"{base_url}{landing}")

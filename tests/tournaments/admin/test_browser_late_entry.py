@@ -3,15 +3,11 @@ Chinese: the form, a refusal shown on it, and the pair added (issue 14 point 6).
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
-from django.utils import timezone
 
-from tests.support.browser.pw import new_page, shot
+from tests.support.browser.events import running_event
+from tests.support.browser.pw import log_in, new_page, shot
 from tournaments.models import Pair
-from tournaments.services.clock import advance
-from tournaments.services.registration import register_pair
 
 pytestmark = [
     pytest.mark.browser,
@@ -19,77 +15,59 @@ pytestmark = [
 ]
 
 
-def admin_log_in(page, base: str) -> None:
-    page.goto(f"{base}/admin/login/?next=/admin/")
-    page.fill("#id_username", "director")
-    page.fill("#id_password", "pw-director")
-    page.click("input[type=submit]")
-    page.wait_for_url(f"{base}/admin/")
-
-
-def open_the_action(page, base: str, tournament) -> None:
+def open_the_action(browser, base: str, tournament, *, locale: str):
+    """The director, logged in (browser in `locale`), on the action's form for `tournament`."""
+    page = new_page(browser, locale=locale)
+    log_in(page, base, "director", "pw-director", admin=True)
     page.goto(f"{base}/admin/tournaments/tournament/")
     page.check(f"input[name=_selected_action][value='{tournament.pk}']")
     page.select_option("select[name=action]", "add_late_pair")
     page.click("button[name=index]")
     page.wait_for_selector("input[name=player1]")
+    return page
+
+
+def submit(page, *, player2: str, player1: str | None = None, then: str) -> None:
+    """Type the pair (player 1 left as it is when None), submit, wait for `then`."""
+    if player1 is not None:
+        page.fill("input[name=player1]", player1)
+    page.fill("input[name=player2]", player2)
+    page.click("input[type=submit]")
+    page.wait_for_selector(then)
 
 
 def test_an_organiser_adds_a_late_pair_in_admin(
     browser, live_server, director, make_tournament, make_user
 ):
-    now = timezone.now()
-    tournament = make_tournament(
-        name="Autumn Swiss",
-        start_at=now - timedelta(minutes=1),
-        registration_opens_at=now - timedelta(days=1),
-        rounds=4,
-    )
     players = [make_user(f"p{i}", name=f"Player {i}") for i in range(8)]
-    for i in range(4):
-        register_pair(
-            by=None, tournament=tournament,
-            usernames=[players[2 * i].username, players[2 * i + 1].username],
-            now=now - timedelta(minutes=30),
-        )  # fmt: skip
-    advance(now=now)
+    tournament, _round1, _tables = running_event(
+        make_tournament, players, n_pairs=4, name="Autumn Swiss", rounds=4
+    )
     make_user("wang", name="王芳"), make_user("li", name="李明")
     make_user("zhao", name="Zhao Lei"), make_user("sun", name="Sun Yu")
     base = live_server.url
 
-    page = new_page(browser, locale="en-GB")
-    admin_log_in(page, base)
-    open_the_action(page, base, tournament)
+    page = open_the_action(browser, base, tournament, locale="en-GB")
     assert "Add a late pair to Autumn Swiss" in page.inner_text("#content")
     shot(page, "late-entry-01-form-en")
-    page.fill("input[name=player1]", "zhao")
-    page.fill("input[name=player2]", "p0")
-    page.click("input[type=submit]")
-    page.wait_for_selector(".errorlist")
+    submit(page, player1="zhao", player2="p0", then=".errorlist")
     # Messages name players by display name (issue 15.6).
     assert "Player 0 is already in a pair in this tournament." in page.inner_text(".errorlist")
     assert page.input_value("input[name=player1]") == "zhao"
     shot(page, "late-entry-02-refused-en")
     assert not Pair.objects.filter(tournament=tournament, registration_no=5).exists()
-    page.fill("input[name=player2]", "sun")
-    page.click("input[type=submit]")
-    page.wait_for_selector(".messagelist .success")
+    submit(page, player2="sun", then=".messagelist .success")  # player 1 as kept
     assert "Zhao Lei – Sun Yu added as no. 5, seated from the next round" in page.inner_text(
         ".messagelist"
     )
     shot(page, "late-entry-03-added-en")
     page.context.close()
 
-    page = new_page(browser, locale="zh-CN")
-    admin_log_in(page, base)
-    open_the_action(page, base, tournament)
+    page = open_the_action(browser, base, tournament, locale="zh-CN")
     assert "中途加入一对到 Autumn Swiss" in page.inner_text("#content")
     assert "同伴（用户名）" in page.inner_text("#content")
     shot(page, "late-entry-04-form-zh")
-    page.fill("input[name=player1]", "wang")
-    page.fill("input[name=player2]", "li")
-    page.click("input[type=submit]")
-    page.wait_for_selector(".messagelist .success")
+    submit(page, player1="wang", player2="li", then=".messagelist .success")
     assert "已加入 王芳 – 李明，报名序号 6，从下一轮起排座" in page.inner_text(".messagelist")
     shot(page, "late-entry-05-added-zh")
     page.context.close()

@@ -6,7 +6,6 @@ screenshots."""
 
 from __future__ import annotations
 
-import time
 from datetime import timedelta
 
 import pytest
@@ -16,6 +15,7 @@ from django.utils import timezone
 from scoring import SEATS
 from tests.support.browser.pw import chromium, shot
 from tests.support.online_ws import dealt_hands, open_online_round, seated_users, session_cookie
+from tests.support.servers import wait_for_server_sessions
 from tests.support.uvicorn import free_port, start_server, stop, wait_until_listening
 from tournaments.models import Round, player_name
 from tournaments.timezones import zone_label
@@ -177,19 +177,4 @@ def test_the_clock_follows_the_organiser_and_an_organiser_watches(
                 connection.close()
     finally:
         stop(server)
-        server_sessions_gone()
-
-
-def server_sessions_gone(timeout: float = 10) -> None:
-    """Wait for the stopped server's database sessions to end (the test database is
-    dropped after the test)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
-            if cursor.fetchone()[0] == 0:
-                return
-        time.sleep(0.2)
+        wait_for_server_sessions()

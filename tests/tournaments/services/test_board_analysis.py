@@ -7,7 +7,6 @@ import os
 import random
 import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -18,7 +17,6 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from io import StringIO
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import time_machine
@@ -28,24 +26,13 @@ from django.db import connection
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from tests.support.servers import free_port, stop, worker_database_url
 from tournaments import demo, double_dummy, tasks
 from tournaments.models import Board, Round
 from tournaments.services import analysis
 from tournaments.services.clock import advance
 
 # --- A real threaded server under a burst of board-page requests -------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def server_database_url() -> str:
-    """The test database (not the one DATABASE_URL names) for a child process."""
-    parts = urlsplit(os.environ["DATABASE_URL"])
-    return urlunsplit(parts._replace(path="/" + connection.settings_dict["NAME"]))
 
 
 def get(url: str, *, timeout: float = 60) -> tuple[int, str]:
@@ -88,7 +75,7 @@ def threaded_server(tmp_path):
     log = tmp_path / "server.log"
     env = {
         **os.environ,
-        "DATABASE_URL": server_database_url(),
+        "DATABASE_URL": worker_database_url(),
         "DJANGO_SETTINGS_MODULE": "config.settings.test",
         "PYTHONUNBUFFERED": "1",
     }
@@ -114,13 +101,7 @@ def threaded_server(tmp_path):
             time.sleep(0.1)
         yield base, process, log
     finally:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=10)
+        stop(process)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -493,7 +474,7 @@ def test_run_clock_once_analyses_the_closed_round(closed_round):
 def test_the_embedded_clock_analyses_in_the_background_and_stops_cleanly(closed_round):
     env = {
         **os.environ,
-        "DATABASE_URL": server_database_url(),
+        "DATABASE_URL": worker_database_url(),
         "DJANGO_SETTINGS_MODULE": "config.settings.test",
     }
     process = subprocess.Popen(

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from tests.support.clock import submit
+from tests.support.clock import rounds_of, submit
 from tournaments.errors import ClockError, RegistrationError
 from tournaments.models import Pair, Round, Table
 from tournaments.services import clock, registration
@@ -18,14 +18,6 @@ from tournaments.services.clock import advance
 pytestmark = pytest.mark.django_db
 
 MINUTE = timedelta(minutes=1)
-
-
-def rounds_of(tournament) -> list[tuple]:
-    return list(
-        Round.objects.filter(tournament=tournament)
-        .order_by("number")
-        .values_list("number", "status", "starts_at", "ends_at")
-    )
 
 
 def test_a_tournament_paused_before_it_starts_still_takes_registrations(

@@ -9,6 +9,7 @@ import pytest
 import time_machine
 from django.db import IntegrityError, transaction
 
+from tests.support import clock as clock_support
 from tests.support.clock import submit
 from tournaments.errors import ClockError, RoundClosed
 from tournaments.models import (
@@ -32,11 +33,8 @@ MINUTE = timedelta(minutes=1)
 
 
 def rounds_of(tournament) -> list[tuple]:
-    return list(
-        Round.objects.filter(tournament=tournament)
-        .order_by("number")
-        .values_list("number", "status", "starts_at", "ends_at", "closed_at")
-    )
+    """(number, status, starts_at, ends_at, closed_at) of each round, in order."""
+    return clock_support.rounds_of(tournament, "closed_at")
 
 
 def state(tournament) -> tuple:

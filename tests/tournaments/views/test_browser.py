@@ -13,13 +13,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tests.support.browser.events import fill_round
+from tests.support.browser.events import fill_round, make_people, running_event
 from tests.support.browser.pw import log_in, shot
 from tournaments.deals import hands_of
-from tournaments.models import BoardResult, Pair, Round, Table
+from tournaments.models import BoardResult, Pair, Round
 from tournaments.services import analysis
 from tournaments.services.clock import advance
-from tournaments.services.registration import register_pair
 from tournaments.services.results import ContractEntry, submit_result
 
 pytestmark = [
@@ -58,31 +57,7 @@ def signed(value: float) -> str:
 
 @pytest.fixture
 def people(make_user):
-    names = ["Alice Wang", "Bob Li", "Carol Zhang", "Dave Chen", "Erin Liu", "Frank Zhao"]
-    names += ["Grace Sun", "Henry Wu", "Ivy Zhou", "Jack Xu", "Kate Ma", "Leo Hu"]
-    return [make_user(n.split()[0].lower(), name=n) for n in names]
-
-
-def running_event(make_tournament, users, *, n_pairs: int, **fields):
-    """A tournament whose round 1 opened a minute ago (real time: Chromium's clock)."""
-    now = timezone.now()
-    tournament = make_tournament(
-        name=fields.pop("name", "Autumn Swiss"),
-        start_at=now - timedelta(minutes=1),
-        registration_opens_at=now - timedelta(days=1),
-        **fields,
-    )
-    for i in range(n_pairs):
-        register_pair(
-            by=None,
-            tournament=tournament,
-            usernames=[users[2 * i].username, users[2 * i + 1].username],
-            now=now - timedelta(minutes=30),
-        )
-    advance(now=now)
-    round1 = Round.objects.get(tournament=tournament, number=1)
-    tables = list(Table.objects.filter(round=round1).order_by("number"))
-    return tournament, round1, tables
+    return make_people(make_user, 12)
 
 
 def test_sign_up_propose_and_partner_confirms(open_page, live_server, make_tournament):

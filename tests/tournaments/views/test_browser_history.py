@@ -8,11 +8,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from tests.support.browser.events import make_people, running_event
 from tests.support.browser.pw import log_in, new_page, shot
-from tournaments.models import Round, Table
+from tournaments.models import Round
 from tournaments.services import clock, results
-from tournaments.services.clock import advance
-from tournaments.services.registration import register_pair
 
 pytestmark = [
     pytest.mark.browser,
@@ -27,26 +26,12 @@ def test_the_board_history_is_for_organisers(browser, live_server, make_tourname
     director.is_staff = True
     director.save(update_fields=["is_staff"])
     director.groups.add(directors_group())
-    names = ["Alice Wang", "Bob Li", "Carol Zhang", "Dave Chen"]
-    people = [make_user(n.split()[0].lower(), name=n) for n in names]
+    people = make_people(make_user, 4)
     now = timezone.now()
-    tournament = make_tournament(
-        name="Winter Swiss",
-        scoring_method="MP",
-        start_at=now - timedelta(minutes=5),
-        registration_opens_at=now - timedelta(days=1),
-    )
-    for i in range(2):
-        register_pair(
-            by=None,
-            tournament=tournament,
-            usernames=[people[2 * i].username, people[2 * i + 1].username],
-            now=now - timedelta(minutes=30),
-        )
-    advance(now=now - timedelta(minutes=4))
-    table = Table.objects.select_related("ns_pair__player1", "ew_pair__player1").get(
-        round__tournament=tournament, round__number=1
-    )
+    tournament, _round1, (table,) = running_event(
+        make_tournament, people, n_pairs=2, name="Winter Swiss", scoring_method="MP",
+        now=now, start_at=now - timedelta(minutes=5), opened_at=now - timedelta(minutes=4),
+    )  # fmt: skip
     alice, bob_side = table.ns_pair.player1, table.ew_pair.player1
 
     def enter(tricks, at):

@@ -8,16 +8,13 @@ test-artifacts/screenshots/ (looked at by the author before calling a page done)
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 
-from tests.support.browser.events import fill_round
+from tests.support.browser.events import fill_round, running_event
 from tests.support.browser.pw import SCREENSHOTS, log_in, shot
 from tournaments.models import Pair, Round
 from tournaments.services.clock import advance
-from tournaments.services.registration import register_pair
 
 pytestmark = [
     pytest.mark.browser,
@@ -38,23 +35,15 @@ ROUNDS, BOARDS = 5, 4  # 20 boards: wider than a phone and than one A4 page
 @pytest.fixture
 def finished_event(make_tournament, make_user):
     users = [make_user(f"p{i:02d}", name=name) for i, name in enumerate(NAMES)]
-    now = timezone.now()
-    tournament = make_tournament(
+    tournament, _round1, _tables = running_event(
+        make_tournament,
+        users,
+        n_pairs=len(users) // 2,
         name="秋季瑞士 Autumn Swiss",
-        start_at=now - timedelta(minutes=1),
-        registration_opens_at=now - timedelta(days=1),
         rounds=ROUNDS,
         boards_per_round=BOARDS,
         scoring_method="MP",
     )
-    for i in range(len(users) // 2):
-        register_pair(
-            by=None,
-            tournament=tournament,
-            usernames=[users[2 * i].username, users[2 * i + 1].username],
-            now=now - timedelta(minutes=30),
-        )
-    advance(now=now)
     for number in range(1, ROUNDS + 1):
         round = Round.objects.get(tournament=tournament, number=number)
         if round.status != "open":

@@ -5,17 +5,16 @@ and the 404 page. Screenshots go to test-artifacts/screenshots/polish-*.png."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
-from django.utils import timezone
 
-from tests.support.browser.pw import log_in, shot
-from tournaments.models import Round, Table
+from tests.support.browser.events import (
+    adjusted_round_one,
+    close_round_one,
+    make_people,
+    running_event,
+)
+from tests.support.browser.pw import log_in, shot, shot_path
 from tournaments.services import clock as clock_service
-from tournaments.services import results
-from tournaments.services.clock import advance
-from tournaments.services.registration import register_pair
 from tournaments.services.results import ContractEntry, submit_result
 
 pytestmark = [
@@ -31,26 +30,7 @@ WHITE = "rgb(255, 255, 255)"
 
 @pytest.fixture
 def people(make_user):
-    names = ["Alice Wang", "Bob Li", "Carol Zhang", "Dave Chen", "Erin Liu", "Frank Zhao"]
-    names += ["Grace Sun", "Henry Wu", "Ivy Zhou", "Jack Xu"]
-    return [make_user(n.split()[0].lower(), name=n) for n in names]
-
-
-def running_event(make_tournament, users, *, n_pairs: int, **fields):
-    now = timezone.now()
-    tournament = make_tournament(
-        start_at=now - timedelta(minutes=1), registration_opens_at=now - timedelta(days=1), **fields
-    )
-    for i in range(n_pairs):
-        register_pair(
-            by=None,
-            tournament=tournament,
-            usernames=[users[2 * i].username, users[2 * i + 1].username],
-            now=now - timedelta(minutes=30),
-        )
-    advance(now=now)
-    round1 = Round.objects.get(tournament=tournament, number=1)
-    return tournament, round1, list(Table.objects.filter(round=round1).order_by("number"))
+    return make_people(make_user, 10)
 
 
 def style(page, selector: str, prop: str) -> str:
@@ -63,12 +43,7 @@ def test_the_compass_colours_only_the_vulnerable_sides(
     tournament, round1, tables = running_event(
         make_tournament, people, n_pairs=4, name="Compass Swiss", scoring_method="MP"
     )
-    for table in tables:
-        submit_result(
-            table=table, board_number=2, entry=ContractEntry("3NT", "S", 9),
-            user=table.ns_pair.player1, now=round1.starts_at + timedelta(seconds=30),
-        )  # fmt: skip
-    advance(now=round1.ends_at)
+    close_round_one(round1, tables, board_number=2, entry=ContractEntry("3NT", "S", 9))
     base = live_server.url
     for locale, lang in (("en-GB", "en"), ("zh-CN", "zh")):
         page = open_page(locale=locale)
@@ -92,13 +67,6 @@ def test_the_compass_colours_only_the_vulnerable_sides(
         assert "50.00%" in page.inner_text("table.traveller")
         page.locator(".board-layout").screenshot(path=str(shot_path(f"polish-compass-{lang}")))
         shot(page, f"polish-board-{lang}")
-
-
-def shot_path(name: str):
-    from tests.support.browser.pw import SCREENSHOTS
-
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    return SCREENSHOTS / f"{name}.png"
 
 
 def test_a_half_typed_result_survives_the_live_refresh_and_a_pause_shows_on_every_card(
@@ -163,19 +131,9 @@ def test_a_half_typed_result_survives_the_live_refresh_and_a_pause_shows_on_ever
 def test_score_key_description_time_zone_and_account_pages(
     open_page, live_server, make_tournament, people, organiser
 ):
-    tournament, round1, tables = running_event(
-        make_tournament, people, n_pairs=5, name="Key Swiss", scoring_method="MP",
+    tournament, _round1, _tables = adjusted_round_one(
+        make_tournament, people, organiser, name="Key Swiss", scoring_method="MP",
         description="Club night at the Jade Room.\n欢迎新老牌友：请带上约定卡。",
-    )  # fmt: skip
-    for table in tables:
-        submit_result(
-            table=table, board_number=1, entry=ContractEntry("4S", "N", 10),
-            user=table.ns_pair.player1, now=round1.starts_at + timedelta(seconds=30),
-        )  # fmt: skip
-    advance(now=round1.ends_at)
-    results.director_set_result(
-        table=tables[0], board_number=2, by=organiser, ns_adjustment="A+", ew_adjustment="A",
-        reason="slow play",
     )  # fmt: skip
     base = live_server.url
     for locale, lang in (("en-GB", "en"), ("zh-CN", "zh")):

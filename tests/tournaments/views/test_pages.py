@@ -8,36 +8,22 @@ from datetime import timedelta
 from types import SimpleNamespace
 
 import pytest
-import time_machine
-from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import translation
 
+from tests.support.pages import open_round_one, round_one_event
 from tournaments import double_dummy
-from tournaments.live import cache as live_cache
-from tournaments.models import BoardResult, Pair, PairStatus, Round, Table
+from tournaments.models import BoardResult, Pair, PairStatus, Round
 from tournaments.services import analysis
 from tournaments.services.clock import advance, rescore_round
 from tournaments.services.registration import propose_pair
 from tournaments.services.results import ContractEntry, submit_result
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_pages")]
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 MINUS = "\u2212"
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache_and_language():
-    # Pages cache what they render per tournament state; tests start from nothing.
-    cache.clear()
-    live_cache.clear_memo()
-    yield
-    # A request in Chinese leaves Chinese active in this thread (LocaleMiddleware does
-    # not reset it): later tests expect the services' English messages.
-    translation.deactivate()
 
 
 def traveller_rows(html: str) -> list[list[str]]:
@@ -51,29 +37,10 @@ def traveller_rows(html: str) -> list[list[str]]:
 
 
 @pytest.fixture
-def clock(t0):
-    """The server's clock, frozen five minutes into round 1 (views use timezone.now())."""
-    with time_machine.travel(t0 + timedelta(minutes=5), tick=False) as traveller:
-        yield traveller
-
-
-@pytest.fixture
 def event(make_tournament, register_pairs, t0, clock):
     """Round 1 of a 4-pair, 3-round IMP event is open: table 1 is pairs 1 v 2."""
-    tournament = make_tournament(rounds=3, boards_per_round=2, scoring_method="IMP")
-    pairs = register_pairs(tournament, 4)
-    advance(now=t0)
-    round1 = Round.objects.get(tournament=tournament, number=1)
-    tables = list(Table.objects.filter(round=round1).order_by("number"))
-    return SimpleNamespace(
-        t=tournament,
-        pairs=pairs,
-        round=round1,
-        tables=tables,
-        ns=pairs[0].player1,  # North-South at table 1
-        ns_partner=pairs[0].player2,
-        ew=pairs[1].player1,  # East-West at table 1
-        other=pairs[2].player1,  # plays at table 2
+    return round_one_event(
+        make_tournament, register_pairs, t0, rounds=3, boards_per_round=2, scoring_method="IMP"
     )
 
 
@@ -399,11 +366,10 @@ def test_the_live_fragment_is_empty_until_something_changes(organiser, client, e
 @pytest.fixture
 def mp_event(make_tournament, register_pairs, t0, clock):
     """A finished one-round MP event: 3 tables; table 3 never plays board 2."""
-    tournament = make_tournament(rounds=1, boards_per_round=2, scoring_method="MP")
-    pairs = register_pairs(tournament, 6)
-    advance(now=t0)
-    round1 = Round.objects.get(tournament=tournament)
-    tables = list(Table.objects.filter(round=round1).order_by("number"))
+    tournament, pairs, round1, tables = open_round_one(
+        make_tournament, register_pairs, t0, pairs=6, rounds=1, boards_per_round=2,
+        scoring_method="MP",
+    )  # fmt: skip
     plays = {  # NS scores, worked out by hand (board 1 none vul., board 2 NS vul.)
         (1, 1): (ContractEntry("4S", "N", 11), 450),
         (2, 1): (ContractEntry("4S", "N", 10), 420),
@@ -537,11 +503,10 @@ def test_a_board_still_in_play_is_not_shown(client, event):
 def test_ximp_board_page_shows_the_datum_and_whole_imps(
     client, make_tournament, register_pairs, t0, clock
 ):
-    tournament = make_tournament(rounds=1, boards_per_round=1, scoring_method="XIMP")
-    register_pairs(tournament, 6)
-    advance(now=t0)
-    round1 = Round.objects.get(tournament=tournament)
-    tables = list(Table.objects.filter(round=round1).order_by("number"))
+    tournament, _pairs, round1, tables = open_round_one(
+        make_tournament, register_pairs, t0, pairs=6, rounds=1, boards_per_round=1,
+        scoring_method="XIMP",
+    )  # fmt: skip
     for table, contract in zip(tables, [("4S", 10), ("4S", 11), ("2S", 8)], strict=True):
         submit_result(
             table=table,

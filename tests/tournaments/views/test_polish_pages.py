@@ -14,62 +14,39 @@ import time_machine
 from django.contrib.auth import get_user_model
 from django.contrib.staticfiles import finders
 from django.core import mail
-from django.core.cache import cache
 from django.urls import path, reverse
-from django.utils import translation
 
 import tournaments.urls
-from tournaments.live import cache as live_cache
-from tournaments.models import Pair, Round, Table, Tournament
+from tests.support.pages import open_round_one, round_one_event
+from tournaments.models import Pair, Tournament
 from tournaments.services import clock as clock_service
 from tournaments.services import results
 from tournaments.services.clock import advance
 from tournaments.services.results import ContractEntry, submit_result
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_pages")]
 
 MINUS = "\u2212"
 PO = Path(__file__).resolve().parents[3] / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"
 ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
 
 
-@pytest.fixture(autouse=True)
-def _fresh_cache_and_language():
-    cache.clear()
-    live_cache.clear_memo()
-    yield
-    translation.deactivate()
-
-
 @pytest.fixture
-def frozen(t0):
-    with time_machine.travel(t0 + timedelta(minutes=5), tick=False) as traveller:
-        yield traveller
-
-
-@pytest.fixture
-def event(make_tournament, register_pairs, t0, frozen):
+def event(make_tournament, register_pairs, t0, clock):
     """Round 1 of a 4-pair IMP event is open; table 1 is pairs 1 v 2."""
-    tournament = make_tournament(rounds=2, boards_per_round=2, scoring_method="IMP")
-    pairs = register_pairs(tournament, 4)
-    advance(now=t0)
-    round1 = Round.objects.get(tournament=tournament, number=1)
-    tables = list(Table.objects.filter(round=round1).order_by("number"))
-    return SimpleNamespace(
-        t=tournament, pairs=pairs, round=round1, tables=tables,
-        ns=pairs[0].player1, ew=pairs[1].player1,
-    )  # fmt: skip
+    return round_one_event(
+        make_tournament, register_pairs, t0, rounds=2, boards_per_round=2, scoring_method="IMP"
+    )
 
 
 @pytest.fixture
 def mp_with_bye_and_adjustment(make_tournament, register_pairs, organiser, t0):
     """A closed MP round of 5 pairs (one sits out) where the director adjusted board 2
     of table 2."""
-    tournament = make_tournament(rounds=2, boards_per_round=2, scoring_method="MP")
-    register_pairs(tournament, 5)
-    advance(now=t0)
-    round1 = Round.objects.get(tournament=tournament, number=1)
-    tables = list(Table.objects.filter(round=round1).order_by("number"))
+    tournament, _pairs, round1, tables = open_round_one(
+        make_tournament, register_pairs, t0, pairs=5, rounds=2, boards_per_round=2,
+        scoring_method="MP",
+    )  # fmt: skip
     for table, (contract, tricks) in zip(tables, [("4S", 11), ("4S", 10)], strict=True):
         submit_result(
             table=table, board_number=1, entry=ContractEntry(contract, "N", tricks),

@@ -6,59 +6,30 @@ boards cut off at the bell carry none. In the page and in Chromium, English and 
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 
+from tests.support.browser.events import adjusted_round_one, make_people
 from tests.support.browser.pw import shot
 from tournaments import selectors
-from tournaments.models import Pair, Round, Table
+from tournaments.models import Pair
 from tournaments.selectors.results import DIRECTOR_SET
 from tournaments.services import results
-from tournaments.services.clock import advance
-from tournaments.services.registration import register_pair
-from tournaments.services.results import ContractEntry, submit_result
+from tournaments.services.results import ContractEntry
 
 
 @pytest.fixture
 def people(make_user):
-    names = ["Alice Wang", "Bob Li", "Carol Zhang", "Dave Chen", "Erin Liu", "Frank Zhao"]
-    names += ["Grace Sun", "Henry Wu", "Ivy Zhou", "Jack Xu"]
-    return [make_user(n.split()[0].lower(), name=n) for n in names]
+    return make_people(make_user, 10)
 
 
 def adjusted_event(make_tournament, users, organiser, *, method: str = "MP"):
     """Five pairs (a bye), round 1 closed: board 1 played everywhere, the director set
     table 2's result of board 1 (a ruling), board 2 at table 1 adjusted A+ / A, and
     board 2 not played at table 2 (cut off at the bell)."""
-    now = timezone.now()
-    tournament = make_tournament(
-        start_at=now - timedelta(minutes=1),
-        registration_opens_at=now - timedelta(days=1),
-        name="Adjusted Swiss",
-        scoring_method=method,
+    tournament, round1, tables = adjusted_round_one(
+        make_tournament, users, organiser, name="Adjusted Swiss", scoring_method=method
     )
-    for i in range(5):
-        register_pair(
-            by=None,
-            tournament=tournament,
-            usernames=[users[2 * i].username, users[2 * i + 1].username],
-            now=now - timedelta(minutes=30),
-        )
-    advance(now=now)
-    round1 = Round.objects.get(tournament=tournament, number=1)
-    tables = list(Table.objects.filter(round=round1).order_by("number"))
-    for table in tables:
-        submit_result(
-            table=table, board_number=1, entry=ContractEntry("4S", "N", 10),
-            user=table.ns_pair.player1, now=round1.starts_at + timedelta(seconds=30),
-        )  # fmt: skip
-    advance(now=round1.ends_at)
-    results.director_set_result(
-        table=tables[0], board_number=2, by=organiser, ns_adjustment="A+", ew_adjustment="A",
-        reason="slow play",
-    )  # fmt: skip
     results.director_set_result(
         table=tables[1], board_number=1, by=organiser, entry=ContractEntry("4S", "N", 9),
         reason="revoke: one trick transferred",

@@ -9,45 +9,20 @@ import re
 from datetime import timedelta
 
 import pytest
-import time_machine
-from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
 import scoring
-from tournaments.live import cache as live_cache
+from tests.support.pages import open_round_one
 from tournaments.models import Round, Table
 from tournaments.services.clock import advance
 from tournaments.services.results import ContractEntry, submit_result
 from tournaments.views import paper
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_pages")]
 MINUS = "\u2212"
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache_and_language():
-    cache.clear()
-    live_cache.clear_memo()
-    yield
-    translation.deactivate()
-
-
-@pytest.fixture
-def clock(t0):
-    with time_machine.travel(t0 + timedelta(minutes=5), tick=False) as traveller:
-        yield traveller
-
-
-def start(make_tournament, register_pairs, t0, *, pairs: int, **fields):
-    tournament = make_tournament(**fields)
-    registered = register_pairs(tournament, pairs)
-    advance(now=t0)
-    round1 = Round.objects.get(tournament=tournament, number=1)
-    tables = list(Table.objects.filter(round=round1).order_by("number"))
-    return tournament, registered, round1, tables
 
 
 def enter(table, board: int, entry: ContractEntry, round: Round) -> None:
@@ -81,7 +56,7 @@ def rank_cells(html: str) -> dict[int, str]:
 def imp_event(make_tournament, register_pairs, t0, clock):
     """A 4-pair cross-IMP event, round 1 played and closed. Board 1 nobody vulnerable,
     board 2 NS vulnerable (RULES 2)."""
-    t, pairs, round1, tables = start(
+    t, pairs, round1, tables = open_round_one(
         make_tournament, register_pairs, t0, pairs=4, rounds=3, boards_per_round=2
     )
     # Table 1: pairs 1 (NS) v 2 (EW); table 2: pairs 3 v 4 (RULES 4, round 1).
@@ -153,7 +128,7 @@ def fill_and_close(round: Round) -> None:
 def test_score_card_of_a_bye_and_an_unknown_pair(
     client, make_tournament, register_pairs, t0, clock
 ):
-    t, pairs, round1, tables = start(
+    t, pairs, round1, tables = open_round_one(
         make_tournament, register_pairs, t0, pairs=3, rounds=2, boards_per_round=2
     )
     enter(tables[0], 1, ContractEntry("3NT", "S", 9), round1)
@@ -189,7 +164,7 @@ def test_ties_show_equals_and_the_tie_break(client, make_tournament, register_pa
     tables 1 and 2, not played at table 3. Every pair stands at 50 %: pairs 1–4 with two
     boards ahead of pairs 5–6 with one (boards completed), each group in registration
     order (RULES 6)."""
-    t, pairs, round1, tables = start(
+    t, pairs, round1, tables = open_round_one(
         make_tournament, register_pairs, t0, pairs=6, boards_per_round=2, scoring_method="MP"
     )
     for table in tables:
@@ -239,7 +214,7 @@ def test_no_tie_marks_where_totals_differ(client, imp_event):
 def test_before_any_round_closes_the_results_show_no_ranks(
     client, make_tournament, register_pairs, t0, clock
 ):
-    t, pairs, round1, tables = start(make_tournament, register_pairs, t0, pairs=4)
+    t, pairs, round1, tables = open_round_one(make_tournament, register_pairs, t0, pairs=4)
     html = client.get(reverse("results", args=[t.id])).content.decode()
     assert "No round has closed yet." in html
     assert rank_cells(html) == {p.id: "" for p in pairs}
@@ -250,7 +225,7 @@ def test_before_any_round_closes_the_results_show_no_ranks(
 def test_seating_sheet_lists_every_table_of_a_round(
     client, make_tournament, register_pairs, t0, clock
 ):
-    t, pairs, round1, tables = start(make_tournament, register_pairs, t0, pairs=5)
+    t, pairs, round1, tables = open_round_one(make_tournament, register_pairs, t0, pairs=5)
     html = client.get(reverse("seating_sheet", args=[t.id, 1])).content.decode()
     for table in tables:
         row = re.search(rf'<tr data-table="{table.id}">(.*?)</tr>', html, re.S)[1]

@@ -537,7 +537,7 @@ def test_an_event_that_overtook_an_earlier_one_waits_for_it(room, monkeypatch):
     before action 1's (a seat whose snapshot held action 1 acted at once, on the other
     process). The socket sends 1, then 2; a gap never filled is given up after
     `REORDER_WAIT_SECONDS` and the later view goes out alone; the late one is dropped."""
-    monkeypatch.setattr(consumers, "REORDER_WAIT_SECONDS", 0.3)
+    monkeypatch.setattr(consumers, "REORDER_WAIT_SECONDS", 1.0)  # far above the waits below
     table, north = room["table"], room["users"]["N"]
 
     def event(seq):

@@ -29,6 +29,7 @@ from ..console_forms import DirectorResultForm, ExtendForm, NewTournamentForm
 from ..errors import ClockError, ServiceError
 from ..models import Board, Direction, ResultState, RoundStatus, Table, Tournament, TournamentStatus
 from ..selectors import console as console_selectors
+from ..selectors.seating import TABLE_PAIRS
 from ..services import clock, results, setup
 from ..services.permissions import ADD_TOURNAMENT, DIRECT_RESULTS, RUN_CLOCK
 
@@ -276,7 +277,7 @@ def action(request: HttpRequest, tournament_id: int, name: str) -> HttpResponse:
 
 def _table(tournament_id: int, table_id: int) -> Table:
     return get_object_or_404(
-        Table.objects.select_related("round__tournament", *console_selectors.TABLE_PAIRS),
+        Table.objects.select_related("round__tournament", *TABLE_PAIRS),
         pk=table_id,
         round__tournament_id=tournament_id,
     )

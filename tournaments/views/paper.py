@@ -11,7 +11,6 @@ import scoring
 from .. import selectors
 from ..models import Round, ScoringMethod, Tournament, TournamentStatus
 
-PAIR_PLAYERS = ("player1__profile", "player2__profile")
 # Board columns of one printed column group: with the rank, pair and total columns
 # repeated, 16 board columns fill an A4 landscape page at the print stylesheet's size.
 PRINT_BOARDS = 16
@@ -64,7 +63,7 @@ def seating_sheet(request, tournament_id: int, number: int):
     numbers, both pairs, the boards, the bye."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     round = get_object_or_404(
-        Round.objects.select_related(*(f"bye_pair__{p}" for p in PAIR_PLAYERS)),
+        Round.objects.select_related(*(f"bye_pair__{p}" for p in selectors.PAIR_PLAYERS)),
         tournament=tournament,
         number=number,
     )

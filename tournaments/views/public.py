@@ -35,7 +35,6 @@ from ..services.registration import registration_problem
 from ..templatetags import bridge
 from . import paper
 
-PAIR_PLAYERS = ("player1__profile", "player2__profile")
 # Live standings list everyone in a small field; in a big one the top and the
 # player's own neighbourhood, with the full list one click away on the results page.
 STANDINGS_SHOW_ALL = 100

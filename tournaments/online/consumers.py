@@ -275,8 +275,11 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
             self.hold(seq, event)
             return
         await self.deliver(seq, event)
-        while self.held and self.last_seq is not None and self.last_seq + 1 in self.held:
+        while self.last_seq is not None and self.last_seq + 1 in self.held:
             await self.deliver(self.last_seq + 1, self.held.pop(self.last_seq + 1))
+        # A view sent meanwhile may hold later ones already (an organiser's, read afresh).
+        last = self.last_seq
+        self.held = {held: e for held, e in self.held.items() if last is None or held > last}
         if not self.held:
             self.drop_held()
 

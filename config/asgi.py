@@ -38,4 +38,5 @@ application = ProtocolTypeRouter(
 
 # A server process holds thousands of sockets: its collector is set so that no
 # collection stops it for long (config/collector.py).
-tune_for_sockets(full_collection_seconds=settings.SERVER_FULL_COLLECTION_SECONDS)
+if settings.SERVER_TUNES_COLLECTOR:
+    tune_for_sockets(full_collection_seconds=settings.SERVER_FULL_COLLECTION_SECONDS)

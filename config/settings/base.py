@@ -195,6 +195,10 @@ TABLE_SERVER_DB_THREADS = env.int("TABLE_SERVER_DB_THREADS", default=4)
 # 0: none). Allocations never start one: at thousands of sockets it stops the process
 # for a few hundred milliseconds.
 SERVER_FULL_COLLECTION_SECONDS = env.float("SERVER_FULL_COLLECTION_SECONDS", default=600.0)
+# Whether importing `config.asgi` sets the process's collector for holding sockets: the
+# servers' processes do; the test suite, which imports it to talk to the real
+# application in its own process, does not (config/settings/test.py).
+SERVER_TUNES_COLLECTOR = True
 _CHANNEL_LAYER_BACKENDS = {
     "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
     "core": "channels_redis.core.RedisChannelLayer",

@@ -42,6 +42,13 @@ def _kept(table, users=None):
     return board, replays._kept[table.pk, board.pk]
 
 
+def _keep(table, board, kept, **instead) -> None:
+    """Keep `kept` (a kept board) for this table and board again, with `instead` (stored,
+    deal, state) in place of its own: as if this process had seen only that."""
+    fields = {"stored": kept.stored, "deal": kept.deal, "state": kept.state, **instead}
+    replays.remember(table_id=table.pk, board_id=board.pk, **fields)
+
+
 def _views(table, users) -> dict:
     return {
         seat: services.board_view(table=table, board_number=1, user=user)
@@ -66,8 +73,7 @@ def test_a_board_kept_from_earlier_is_brought_up_to_date_with_the_rows_after_it(
     assert early.stored.count == 6
     _play(table, users, 5, rng)
     # As if this process had seen only the first six (the others were stored elsewhere).
-    replays.remember(table_id=table.pk, board_id=board.pk, stored=early.stored,
-                     deal=early.deal, state=early.state)  # fmt: skip
+    _keep(table, board, early)
     views = _views(table, users)
     assert views == _fresh_views(table, users)
     assert views["N"]["next_seq"] == 12
@@ -86,14 +92,12 @@ def test_a_kept_board_that_does_not_match_the_stored_rows_is_replayed(online_run
         replays.Stored(kept.stored.count, kept.stored.last_id + 1000),
         replays.Stored(kept.stored.count + 3, kept.stored.last_id + 3),
     ):
-        replays.remember(table_id=table.pk, board_id=board.pk, stored=stored,
-                         deal=kept.deal, state=kept.state)  # fmt: skip
+        _keep(table, board, kept, stored=stored)
         assert _views(table, users) == truth
     # Another deal kept under the same ids (a test database reuses ids): not taken.
     other = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
-    replays.remember(table_id=table.pk, board_id=board.pk, stored=kept.stored,
-                     deal=(other, "N", "None"),
-                     state=play.BoardState.start(other, "N", "None"))  # fmt: skip
+    _keep(table, board, kept, deal=(other, "N", "None"),
+          state=play.BoardState.start(other, "N", "None"))  # fmt: skip
     assert services.board_view(table=table, board_number=1, user=users["N"]) == truth["N"]
 
 
@@ -111,8 +115,7 @@ def test_another_process_s_action_is_taken_from_its_event_only_when_it_follows(
     event_row = replays.Row(row.pk, row.seq, row.seat, row.kind, row.call, row.alert,
                             row.card, row.tricks)  # fmt: skip
     # One behind: takes it, exactly as a read of the database would.
-    replays.remember(table_id=table.pk, board_id=board.pk, stored=before.stored,
-                     deal=before.deal, state=before.state)  # fmt: skip
+    _keep(table, board, before)
     replays.follow(table_id=table.pk, board_id=board.pk, row=event_row)
     _board, followed = _kept(table)
     assert followed.stored == replays.Stored(5, row.pk)
@@ -122,7 +125,6 @@ def test_another_process_s_action_is_taken_from_its_event_only_when_it_follows(
         deal=before.deal[0], dealer=before.deal[1], vulnerability=before.deal[2],
     )  # fmt: skip
     # Not one behind (a gap, or already there): left alone.
-    replays.remember(table_id=table.pk, board_id=board.pk, stored=replays.Stored(3, 0),
-                     deal=before.deal, state=before.state)  # fmt: skip
+    _keep(table, board, before, stored=replays.Stored(3, 0))
     replays.follow(table_id=table.pk, board_id=board.pk, row=event_row)
     assert _kept(table)[1].stored == replays.Stored(3, 0)

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from tournaments.models import (
     BoardResult,
+    Direction,
     Pair,
     PairStatus,
     ResultState,
@@ -294,6 +295,29 @@ def test_the_progress_fragment_polls(client, running, director):
     fragment = client.get(reverse("console_progress", args=[running.pk]))
     assert fragment.status_code == 200
     assert "progress-grid" in fragment.content.decode()
+
+
+def test_the_dispute_queue_is_four_statements_and_nothing_when_none_is_disputed(
+    running, django_assert_num_queries
+):
+    """The disputed results, then each with its table, round, board and who entered it,
+    then both pairs with their players: nothing more read per dispute shown."""
+    with django_assert_num_queries(1):
+        assert list(console_selectors.disputed_results(tournament=running)) == []
+    disputed = _disputed(running)
+    with django_assert_num_queries(4):
+        (result,) = console_selectors.disputed_results(tournament=running)
+        shown = (
+            result.board.number,
+            result.table.round.number,
+            result.table.ns_pair.names,
+            result.table.ew_pair.names,
+            str(result.entered_by.profile),
+            result.table.side_of(result.entered_by_id),
+        )
+    table = disputed.table
+    assert shown == (1, 1, table.ns_pair.names, table.ew_pair.names,
+                     str(table.ns_pair.player1.profile), Direction.NS)  # fmt: skip
 
 
 def test_the_director_rules_on_a_dispute_in_one_step(client, running, director):

@@ -432,18 +432,20 @@ def test_workers_running_at_once_never_solve_a_board_twice(closed_round, monkeyp
 def test_the_celery_tick_queues_one_analysis_task_and_the_task_analyses(closed_round, monkeypatch):
     queued = []
     monkeypatch.setattr(tasks.analyse_boards, "apply_async", lambda *a, **kw: queued.append(kw))
-    assert tasks.clock_tick.apply().get() == []  # nothing due on the clock itself
-    assert len(queued) == 1 and queued[0]["expires"] == tasks.ANALYSE_EXPIRES
-    # While a worker is on the boards, the tick queues no second task.
-    Board.objects.filter(round=closed_round).update(analysis_claimed_at=timezone.now())
-    tasks.clock_tick.apply()
-    assert len(queued) == 1
-    Board.objects.filter(round=closed_round).update(analysis_claimed_at=None)
+    # Just after round 1's bell, round 2 running: the tick has nothing to do on the clock.
+    with time_machine.travel(closed_round.ends_at + timedelta(seconds=1), tick=False):
+        assert tasks.clock_tick.apply().get() == []  # nothing due on the clock itself
+        assert len(queued) == 1 and queued[0]["expires"] == tasks.ANALYSE_EXPIRES
+        # While a worker is on the boards, the tick queues no second task.
+        Board.objects.filter(round=closed_round).update(analysis_claimed_at=timezone.now())
+        tasks.clock_tick.apply()
+        assert len(queued) == 1
+        Board.objects.filter(round=closed_round).update(analysis_claimed_at=None)
 
-    assert tasks.analyse_boards.apply().get() == 4
-    assert not analysis.pending_boards().exists()
-    tasks.clock_tick.apply()
-    assert len(queued) == 1
+        assert tasks.analyse_boards.apply().get() == 4
+        assert not analysis.pending_boards().exists()
+        tasks.clock_tick.apply()
+        assert len(queued) == 1
 
 
 @pytest.mark.django_db
@@ -464,7 +466,8 @@ def test_a_failing_analysis_check_never_fails_the_tick(
 @pytest.mark.django_db(transaction=True)
 def test_run_clock_once_analyses_the_closed_round(closed_round):
     out, err = StringIO(), StringIO()
-    call_command("run_clock", "--once", stdout=out, stderr=err)
+    with time_machine.travel(closed_round.ends_at + timedelta(seconds=1), tick=False):
+        call_command("run_clock", "--once", stdout=out, stderr=err)
     assert err.getvalue() == ""
     assert not analysis.pending_boards().exists()
     assert Board.objects.filter(round=closed_round, double_dummy__isnull=False).count() == 4

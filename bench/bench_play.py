@@ -180,6 +180,7 @@ def start_uvicorn(port: int, redis: str, log: Path) -> subprocess.Popen:
     command = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--lifespan", "off", "--no-access-log", "--log-level"]
     command += ["warning", "--backlog", "8192", "--ws-max-queue", "64"]
+    command += ["--no-proxy-headers"]  # as in production: the address is the connection's
     return subprocess.Popen(command, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
 
 

@@ -9,3 +9,6 @@ urlpatterns = [
     path("api/v1/", api.urls),
     path("", include("tournaments.urls")),
 ]
+
+# A body found too large while read is a 413 with the reason (config/security.py).
+handler400 = "config.security.bad_request"

@@ -9,10 +9,12 @@ the limit, which matters on the result-entry hot path.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import ipaddress
 import logging
 import time
+from datetime import timedelta
 
 from axes.handlers.database import AxesDatabaseHandler
 from django.conf import settings
@@ -27,17 +29,47 @@ PERIODS = {"s": 1, "sec": 1, "min": 60, "m": 60, "hour": 3600, "h": 3600, "day":
 
 
 def client_address(request) -> str:
-    """The client's address: REMOTE_ADDR, or behind TRUSTED_PROXIES reverse proxies the
-    address the outermost trusted proxy saw (counted from the right of X-Forwarded-For,
-    since a client can put anything on the left)."""
+    """The client's address, as the limits and the login lockout count it.
+
+    REMOTE_ADDR (the server must not rewrite it from proxy headers: uvicorn runs with
+    --no-proxy-headers), unless TRUSTED_PROXIES says whose X-Forwarded-For to believe.
+    The header is read from the right, since a client can put anything on its left:
+    with a number N of proxies, the address N hops from the right (the one the outermost
+    proxy saw); with a list of proxy networks, only when REMOTE_ADDR is among them, and
+    then the right-most address that is not a trusted proxy's."""
     remote = request.META.get("REMOTE_ADDR", "") or ""
-    proxies = getattr(settings, "TRUSTED_PROXIES", 0)
-    if proxies:
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
-        if hops and _is_address(hops[-min(proxies, len(hops))]):
-            return hops[-min(proxies, len(hops))]
-    return remote
+    trusted = getattr(settings, "TRUSTED_PROXIES", 0)
+    if not trusted:
+        return remote
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+    if isinstance(trusted, int):
+        if hops and _is_address(hops[-min(trusted, len(hops))]):
+            return hops[-min(trusted, len(hops))]
+        return remote
+    networks = _networks(tuple(trusted))
+    address = remote
+    # Walk left while the address in hand is a trusted proxy's: that proxy wrote the hop
+    # before it. A hop that is no address ends the walk at the last one believed.
+    while hops and _among(address, networks):
+        hop = hops.pop()
+        if not _is_address(hop):
+            break
+        address = hop
+    return address
+
+
+@functools.lru_cache(maxsize=8)
+def _networks(trusted: tuple[str, ...]) -> tuple:
+    return tuple(ipaddress.ip_network(network, strict=False) for network in trusted)
+
+
+def _among(address: str, networks: tuple) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip.version == network.version and ip in network for network in networks)
 
 
 def _is_address(text: str) -> bool:
@@ -135,27 +167,78 @@ def signup_refusal(request) -> str | None:
 
 
 class LoginLockout(AxesDatabaseHandler):
-    """Axes' database handler with a threshold per lockout parameter: an account is locked
-    after LOGIN_FAILURES_PER_ACCOUNT failures, an address after LOGIN_FAILURES_PER_ADDRESS
-    (higher: a club's players may all log in through one address). Axes compares one
-    number with AXES_FAILURE_LIMIT (the account's), so the address's count is scaled to
-    it: floor(n × account / address) reaches account exactly when n reaches address."""
+    """Axes' database handler, locking the account from one address and the address.
+
+    AXES_LOCKOUT_PARAMETERS counts the failures on (account, address) and on the
+    address: an account is locked from an address after LOGIN_FAILURES_PER_ACCOUNT
+    failures there, so its owner elsewhere still logs in; every login from an address is
+    locked after LOGIN_FAILURES_PER_ADDRESS failures (higher: a club's players may all
+    log in through one address). Axes compares one number with AXES_FAILURE_LIMIT (the
+    account's), so the address's count is scaled to it: floor(n × account / address)
+    reaches account exactly when n reaches address.
+
+    Failures are remembered LOGIN_LOCKOUT_MAX_MINUTES (they make the cool-off grow,
+    `login_cool_off`) but only those within the cool-off count towards a lock."""
 
     def get_failures(self, request, credentials=None) -> int:
         # limits.py is named in settings (axes' handler): no model machinery at import.
         from django.db.models import Sum
 
         account = settings.LOGIN_FAILURES_PER_ACCOUNT
-        limits = {"username": account, "ip_address": settings.LOGIN_FAILURES_PER_ADDRESS}
+        thresholds = {("ip_address",): settings.LOGIN_FAILURES_PER_ADDRESS}
         worst = 0
         for parameter, attempts in zip(
             settings.AXES_LOCKOUT_PARAMETERS,
             self.get_user_attempts(request, credentials),
             strict=True,
         ):
+            key = (parameter,) if isinstance(parameter, str) else tuple(parameter)
             n = attempts.aggregate(n=Sum("failures_since_start"))["n"] or 0
-            worst = max(worst, n * account // limits.get(parameter, account))
+            worst = max(worst, n * account // thresholds.get(key, account))
         return worst
+
+    def clean_expired_user_attempts(self, request=None, credentials=None) -> int:
+        # Axes deletes every failure older than this request's cool-off, which would wipe
+        # another address's longer one: failures are kept as long as the longest.
+        from axes.models import AccessAttempt
+        from django.utils import timezone
+
+        horizon = timezone.now() - timedelta(minutes=settings.LOGIN_LOCKOUT_MAX_MINUTES)
+        count, _ = AccessAttempt.objects.filter(attempt_time__lte=horizon).delete()
+        return count
+
+    def reset_user_attempts(self, request, credentials=None) -> int:
+        # After a successful login (AXES_RESET_ON_SUCCESS): forget that account's failures
+        # from that address, never the address's failures on other accounts.
+        from axes.helpers import get_client_username
+        from axes.models import AccessAttempt
+
+        username = get_client_username(request, credentials)
+        count, _ = AccessAttempt.objects.filter(
+            username=username, ip_address=request.axes_ip_address
+        ).delete()
+        return count
+
+
+def login_cool_off(request=None) -> timedelta:
+    """How long a login lockout lasts for this request's address (AXES_COOLOFF_TIME):
+    LOGIN_LOCKOUT_MINUTES, doubled for every LOGIN_FAILURES_PER_ADDRESS failures from the
+    address remembered (LOGIN_LOCKOUT_MAX_MINUTES), and never longer than that. An
+    address guessing passwords waits longer and longer; a club's occasional typos never
+    reach the first doubling."""
+    base = timedelta(minutes=settings.LOGIN_LOCKOUT_MINUTES)
+    longest = timedelta(minutes=settings.LOGIN_LOCKOUT_MAX_MINUTES)
+    address = getattr(request, "axes_ip_address", None)
+    if not address:  # axes' commands and checks ask without a login request
+        return base
+    from axes.models import AccessAttempt
+    from django.db.models import Sum
+
+    failures = AccessAttempt.objects.filter(ip_address=address).aggregate(
+        n=Sum("failures_since_start")
+    )["n"]
+    doublings = min((failures or 0) // max(1, settings.LOGIN_FAILURES_PER_ADDRESS), 16)
+    return min(base * 2**doublings, longest)
 
 
 def login_locked_out(request, original_response=None, credentials=None):
@@ -163,7 +246,7 @@ def login_locked_out(request, original_response=None, credentials=None):
     # limits.py is named in settings (axes' handler): no auth forms at import.
     from django.contrib.auth.forms import AuthenticationForm
 
-    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    minutes = int(login_cool_off(request).total_seconds() // 60)
     message = _(
         "Too many failed logins for this account or from your address: logging in is "
         "locked for %(minutes)d minutes. Try again later."

@@ -776,6 +776,27 @@ class SwappedSeats(models.Model):
         return f"{self.table}: {self.pair} swapped"
 
 
+class SeatsFixed(models.Model):
+    """A pair whose seats at a table are fixed for the round: from the moment either of
+    its players was first sent a hand of the round there (`online.services.board_view`),
+    `online.seats.swap_seats` refuses, so a swap can never show a player the partner's
+    cards (`tournaments.visibility`)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    pair = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="+")
+    fixed_at = models.DateTimeField(_("fixed at"))
+
+    class Meta:
+        verbose_name = _("fixed seats")
+        verbose_name_plural = _("fixed seats")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "pair"], name="seatsfixed_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.pair} seats fixed"
+
+
 class SettingsChange(models.Model):
     """An organiser's change of a started tournament's scoring settings, and the re-score
     it caused (`services.settings_change`, RULES 3): who, when, before, after, why.

@@ -1,10 +1,14 @@
 from django.contrib.auth import views as auth_views
 from django.http import HttpResponsePermanentRedirect
 from django.templatetags.static import static
-from django.urls import path
+from django.urls import path, register_converter
 
 from . import views
+from .converters import RowId
 from .views import console
+
+# Row numbers in URLs: digits that fit a 64-bit integer, any other number is a 404.
+register_converter(RowId, "id")
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -43,54 +47,52 @@ urlpatterns = [
     path("favicon.ico", lambda request: HttpResponsePermanentRedirect(static("favicon.svg"))),
     path("players/<str:username>/", views.profile, name="profile"),
     # A tournament and its public pages
-    path("t/<int:tournament_id>/", views.tournament, name="tournament"),
-    path("t/<int:tournament_id>/standings/", views.standings_fragment, name="standings_fragment"),
-    path("t/<int:tournament_id>/results/", views.results, name="results"),
-    path("t/<int:tournament_id>/boards/<int:number>/", views.board, name="board"),
-    path("t/<int:tournament_id>/pairs/<int:pair_id>/", views.pair, name="pair"),
-    path("t/<int:tournament_id>/pairs/<int:pair_id>/card/", views.score_card, name="score_card"),
+    path("t/<id:tournament_id>/", views.tournament, name="tournament"),
+    path("t/<id:tournament_id>/standings/", views.standings_fragment, name="standings_fragment"),
+    path("t/<id:tournament_id>/results/", views.results, name="results"),
+    path("t/<id:tournament_id>/boards/<id:number>/", views.board, name="board"),
+    path("t/<id:tournament_id>/pairs/<id:pair_id>/", views.pair, name="pair"),
+    path("t/<id:tournament_id>/pairs/<id:pair_id>/card/", views.score_card, name="score_card"),
     path(
-        "t/<int:tournament_id>/rounds/<int:number>/seating/",
+        "t/<id:tournament_id>/rounds/<id:number>/seating/",
         views.seating_sheet,
         name="seating_sheet",
     ),
     # Registration
-    path("t/<int:tournament_id>/register/", views.propose_pair, name="propose_pair"),
+    path("t/<id:tournament_id>/register/", views.propose_pair, name="propose_pair"),
     path(
-        "t/<int:tournament_id>/pairs/<int:pair_id>/confirm/",
+        "t/<id:tournament_id>/pairs/<id:pair_id>/confirm/",
         views.confirm_pair,
         name="confirm_pair",
     ),
+    path("t/<id:tournament_id>/pairs/<id:pair_id>/cancel/", views.cancel_pair, name="cancel_pair"),
     path(
-        "t/<int:tournament_id>/pairs/<int:pair_id>/cancel/", views.cancel_pair, name="cancel_pair"
-    ),
-    path(
-        "t/<int:tournament_id>/pairs/<int:pair_id>/withdraw/",
+        "t/<id:tournament_id>/pairs/<id:pair_id>/withdraw/",
         views.withdraw_pair,
         name="withdraw_pair",
     ),
     # A table's result sheet (the four players at the table only)
-    path("t/<int:tournament_id>/tables/<int:table_id>/", views.table, name="table"),
+    path("t/<id:tournament_id>/tables/<id:table_id>/", views.table, name="table"),
     path(
-        "t/<int:tournament_id>/tables/<int:table_id>/updates/",
+        "t/<id:tournament_id>/tables/<id:table_id>/updates/",
         views.table_updates,
         name="table_updates",
     ),
     # The table in the browser (online tournaments): the four players, organisers
     # watching, anyone once the round has closed.
     path(
-        "t/<int:tournament_id>/tables/<int:table_id>/play/",
+        "t/<id:tournament_id>/tables/<id:table_id>/play/",
         views.play_table,
         name="play_table",
     ),
     # The director's console (staff): one page per tournament
     path("console/", console.index, name="console_index"),
     path("console/new/", console.new_tournament, name="console_new"),
-    path("console/<int:tournament_id>/", console.console, name="console"),
-    path("console/<int:tournament_id>/progress/", console.progress, name="console_progress"),
-    path("console/<int:tournament_id>/do/<slug:name>/", console.action, name="console_action"),
+    path("console/<id:tournament_id>/", console.console, name="console"),
+    path("console/<id:tournament_id>/progress/", console.progress, name="console_progress"),
+    path("console/<id:tournament_id>/do/<slug:name>/", console.action, name="console_action"),
     path(
-        "console/<int:tournament_id>/tables/<int:table_id>/boards/<int:number>/",
+        "console/<id:tournament_id>/tables/<id:table_id>/boards/<id:number>/",
         console.result,
         name="console_result",
     ),

@@ -151,6 +151,30 @@ def validate_description(value: str) -> None:
     raise ValidationError(message % {"char": _code_point(char)}, code=f"description_{kind}")
 
 
+def typed_text(value: str, *, max_length: int, multiline: bool = False) -> str:
+    """The one check of free text a person types and others read: an alert, a dispute
+    note, a director's reason (names and descriptions: `validate_name`,
+    `validate_description`). Trimmed (one line: every run of white space one space) and
+    cut to `max_length`; refused with a `ValidationError` if it holds a control or
+    reordering character, which would reach the opponents' screens and the public pages
+    as sent (U+202E turns "4♠ natural" around, BEL rings)."""
+    text = str(value or "")
+    # An alert typed over two lines is one line of text; tabs and breaks are folded
+    # before the check, so only what is never text is refused.
+    text = text.strip() if multiline else " ".join(text.split())
+    found = hostile_character(text, multiline=multiline)
+    if found is not None:
+        kind, char = found
+        if kind == "control":
+            message = _("The text may not contain control characters (%(char)s).")
+        else:
+            message = _(
+                "The text may not contain characters that change the direction of text (%(char)s)."
+            )
+        raise ValidationError(message % {"char": _code_point(char)}, code=f"text_{kind}")
+    return text[:max_length]
+
+
 def printable(value) -> str:
     """Stored text made safe for a one-line field of a file, whatever it holds: legacy
     rows were written before `validate_name` existed. Whitespace runs (line breaks,

@@ -5,7 +5,7 @@ clock (`manage.py run_clock`), so `make run` needs neither PostgreSQL nor Redis.
 Production sets DATABASE_URL and CELERY_BROKER_URL (see config/settings/production.py).
 """
 
-from datetime import timedelta
+import ipaddress
 from pathlib import Path
 
 import environ
@@ -16,6 +16,22 @@ BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 env = environ.Env()
 env.read_env(BASE_DIR / ".env", overwrite=False) if (BASE_DIR / ".env").exists() else None
+
+
+def trusted_proxies(value: str) -> int | list[str]:
+    """TRUSTED_PROXIES as a number of proxies ("1") or a list of their addresses and
+    networks ("127.0.0.1,10.0.0.0/8"); a wrong address stops the start-up."""
+    value = value.strip()
+    if value.isdigit():
+        return int(value)
+    networks = [item.strip() for item in value.split(",") if item.strip()]
+    for network in networks:
+        try:
+            ipaddress.ip_network(network, strict=False)
+        except ValueError as error:
+            raise ImproperlyConfigured(f"TRUSTED_PROXIES: {error}") from None
+    return networks
+
 
 # Public (it is in the repository): production refuses to start with it.
 DEVELOPMENT_SECRET_KEY = "insecure-dev-key-change-me-in-production-0123456789"
@@ -39,9 +55,14 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Every answer, static files and error pages too, says what a page may load.
+    "config.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # After the language is chosen (its refusal is translated), before anything reads a
+    # body: a request larger than DATA_UPLOAD_MAX_MEMORY_SIZE gets 413.
+    "config.security.RequestSizeLimitMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -51,6 +72,10 @@ MIDDLEWARE = [
     # Last: turns a locked-out login into the login page with the reason (status 429).
     "axes.middleware.AxesMiddleware",
 ]
+
+# The largest request body read (Django's default, 2.5 MB): the site takes no file
+# uploads, and its largest requests (a tournament's settings, a result) are a few KB.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=2_621_440)
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -112,9 +137,13 @@ STORAGES = {
 # Limits on what one client can make the server do (tournaments/limits.py). Rates are
 # "count/period" (s, min, hour, day); an empty value switches a limit off.
 #
-# Behind reverse proxies, how many: the client's address is then read from the right of
-# X-Forwarded-For (a client can write anything on its left).
-TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
+# Which reverse proxies' X-Forwarded-For is believed (tournaments/limits.py:
+# client_address): "0", nothing (the client's own address, REMOTE_ADDR: a client can
+# write anything in the header); a number N, the N proxies in front (the address the
+# outermost one saw, N hops from the right); or their addresses and networks
+# ("127.0.0.1,10.0.0.0/8"), believed only from a REMOTE_ADDR among them. The ASGI server
+# must not rewrite REMOTE_ADDR itself (uvicorn --no-proxy-headers).
+TRUSTED_PROXIES = trusted_proxies(env("TRUSTED_PROXIES", default="0"))
 # API writes per user (token) and per address. A table enters about four results in a
 # round; a whole 1,000-table event enters 4,000 in the last minute, but from 1,000
 # devices, so the per-user rate is never reached in play. The per-address rate allows a
@@ -122,23 +151,31 @@ TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=0)
 API_WRITE_RATE_PER_USER = env("API_WRITE_RATE_PER_USER", default="120/min")
 API_WRITE_RATE_PER_ADDRESS = env("API_WRITE_RATE_PER_ADDRESS", default="1200/min")
 SIGNUP_RATE = env("SIGNUP_RATE", default="10/hour")  # sign-up attempts per address
-# Login lockout (django-axes): failures within the cool-off lock the account, or every
-# login from the address (more failures allowed: a club's players share one address).
-LOGIN_FAILURES_PER_ACCOUNT = env.int("LOGIN_FAILURES_PER_ACCOUNT", default=5)
+# Login lockout (django-axes, tournaments/limits.py: LoginLockout). Failures lock the
+# account from the address they came from, never the account everywhere (anyone could
+# lock anyone out), and every login from an address with many failures on any accounts
+# (more allowed: a club's players share one address). The lock lasts LOGIN_LOCKOUT_MINUTES
+# after the last counted failure, doubled for every LOGIN_FAILURES_PER_ADDRESS failures
+# the address made in the last LOGIN_LOCKOUT_MAX_MINUTES, which is also how long failures
+# are remembered: after a lock, each further wrong guess locks again.
+LOGIN_FAILURES_PER_ACCOUNT = env.int("LOGIN_FAILURES_PER_ACCOUNT", default=5)  # from one address
 LOGIN_FAILURES_PER_ADDRESS = env.int("LOGIN_FAILURES_PER_ADDRESS", default=20)
+LOGIN_LOCKOUT_MINUTES = env.int("LOGIN_LOCKOUT_MINUTES", default=15)
+LOGIN_LOCKOUT_MAX_MINUTES = env.int("LOGIN_LOCKOUT_MAX_MINUTES", default=24 * 60)
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_HANDLER = "tournaments.limits.LoginLockout"
 AXES_FAILURE_LIMIT = LOGIN_FAILURES_PER_ACCOUNT
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_LOCKOUT_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_COOLOFF_TIME = "tournaments.limits.login_cool_off"
 AXES_CLIENT_IP_CALLABLE = "tournaments.limits.client_address"
 AXES_LOCKOUT_CALLABLE = "tournaments.limits.login_locked_out"
-# A successful login does not wipe the failures: it would let anyone with an account
-# clear the count of the address they guess other accounts' passwords from.
-AXES_RESET_ON_SUCCESS = False
+# A successful login wipes the failures on that account from that address only
+# (LoginLockout.reset_user_attempts): the owner's own typos are forgotten, while a player
+# cannot clear the count of the address they guess other accounts' passwords from.
+AXES_RESET_ON_SUCCESS = True
 # Attempts while locked out are refused without being counted: the lockout ends a
 # cool-off after the failures that caused it, and an attack writes nothing more.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
@@ -223,3 +260,17 @@ EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.console.
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Swiss pairs <noreply@localhost>")
 PASSWORD_RESET_RATE = env("PASSWORD_RESET_RATE", default="5/hour")  # requests per address
 PASSWORD_RESET_TIMEOUT = env.int("PASSWORD_RESET_TIMEOUT", default=60 * 60 * 24)  # seconds
+
+# The live table server's limits on one client (tournaments/online/consumers.py and
+# ws_auth.py; docs/PLAY_PROTOCOL.md). Each message a socket sends, and each socket it
+# opens, counts against API_WRITE_RATE_PER_USER and _PER_ADDRESS above, in the same
+# budget as the API's writes (over it: refused and closed with 4429). How long a socket's
+# login session or API token is trusted before it is read again (logged out, revoked,
+# expired: closed with 4401); the longest message a socket may send, in characters (a
+# table's is a few hundred; longer: closed with 1009); and how many sockets without a
+# login one address may hold open, counted in the cache across the server processes
+# (0: no cap).
+SOCKET_RECHECK_SECONDS = env.float("SOCKET_RECHECK_SECONDS", default=10.0)
+SOCKET_MAX_MESSAGE_CHARS = env.int("SOCKET_MAX_MESSAGE_CHARS", default=4096)
+ANONYMOUS_SOCKETS_PER_ADDRESS = env.int("ANONYMOUS_SOCKETS_PER_ADDRESS", default=100)
+SOCKET_MESSAGE_BURST = env.int("SOCKET_MESSAGE_BURST", default=10)

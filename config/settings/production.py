@@ -7,7 +7,7 @@ Every secret and host comes from the environment; missing ones fail at start-up.
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
-from .base import DATABASES, DEVELOPMENT_SECRET_KEY, env
+from .base import DATABASES, DEVELOPMENT_SECRET_KEY, env, trusted_proxies
 
 DEBUG = False
 
@@ -42,8 +42,10 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=env("REDIS_URL", default=None))
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-# Behind one reverse proxy by default: the limits count the address it saw.
-TRUSTED_PROXIES = env.int("TRUSTED_PROXIES", default=1)
+# Behind a reverse proxy on the same host by default (README: nginx in front of uvicorn on
+# 127.0.0.1): its X-Forwarded-For is believed, nobody else's, so a server reached without
+# the proxy still counts the real address. A proxy elsewhere: set its address or network.
+TRUSTED_PROXIES = trusted_proxies(env("TRUSTED_PROXIES", default="127.0.0.1,::1"))
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True

@@ -37,6 +37,7 @@ def start_server(
     }
     command = [sys.executable, "-m", "uvicorn", app]
     command += ["--host", "127.0.0.1", "--port", str(port), "--lifespan", lifespan]
+    command += ["--no-proxy-headers"]  # as production runs it (docs/SECURITY.md)
     if workers > 1:  # several server processes under uvicorn's own manager
         command += ["--workers", str(workers)]
     return subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)

@@ -8,15 +8,29 @@ from django.contrib import admin
 from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
 
-from .. import selectors
+from .. import selectors, visibility
 from ..models import Adjustment, Board, BoardResult, PairBoardScore, Standing
 from ..services import results
 from ..services.permissions import DIRECT_RESULTS, DIRECT_RESULTS_CODENAME
 from .actions import confirmed, run_action
 
 
+class OnlyWhatTheViewerMaySee:
+    """Admin lists and pages of boards and results ask `tournaments.visibility` like every
+    other renderer: the boards of a running round only for a director who may set
+    results; a staff account with view permissions alone sees closed rounds' only."""
+
+    public_filter = visibility.DEAL_PUBLIC
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        if visibility.watches_live(request.user):
+            return queryset
+        return queryset.filter(self.public_filter)
+
+
 @admin.register(Board)
-class BoardAdmin(admin.ModelAdmin):
+class BoardAdmin(OnlyWhatTheViewerMaySee, admin.ModelAdmin):
     list_display = ("__str__", "round", "dealer", "vulnerability", "datum")
     list_filter = ("tournament",)
     readonly_fields = (
@@ -97,7 +111,8 @@ class BoardResultForm(forms.ModelForm):
 
 
 @admin.register(BoardResult)
-class BoardResultAdmin(admin.ModelAdmin):
+class BoardResultAdmin(OnlyWhatTheViewerMaySee, admin.ModelAdmin):
+    public_filter = visibility.RESULT_PUBLIC
     form = BoardResultForm
     list_display = (
         "board",
@@ -195,6 +210,9 @@ admin.site.register(
     list_display=("pair", "round", "round_score", "total", "position"),
     list_filter=("round__tournament",),
 )
-admin.site.register(
-    PairBoardScore, list_display=("pair", "board", "direction", "points", "completed")
-)
+
+
+@admin.register(PairBoardScore)
+class PairBoardScoreAdmin(OnlyWhatTheViewerMaySee, admin.ModelAdmin):
+    public_filter = visibility.RESULT_PUBLIC
+    list_display = ("pair", "board", "direction", "points", "completed")

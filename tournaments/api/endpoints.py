@@ -7,7 +7,7 @@ from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from ninja import Query, Router, Status
 
-from .. import selectors
+from .. import selectors, visibility
 from ..errors import ClockError
 from ..live import cached
 from ..live.schemas import StandingOut
@@ -321,7 +321,7 @@ def get_standings(request, tournament_id: int):
 def get_board(request, tournament_id: int, board: int):
     t = lookups.get_tournament(tournament_id)
     found, lines = selectors.board_detail(tournament=t, number=board)
-    visible = selectors.deal_visible(found)
+    visible = visibility.deal_public(found.round)
     return {
         "number": found.number,
         "round": found.round.number,

@@ -6,10 +6,12 @@ who may call it, the write limit, and its result or those refusals
 
 from __future__ import annotations
 
-from django.core.exceptions import ObjectDoesNotExist
+from django.core.exceptions import ObjectDoesNotExist, RequestDataTooBig
 from django.http import Http404
 from django.utils.translation import gettext as _
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
+
+from config.security import too_large_message
 
 from .. import limits
 from ..errors import ServiceError
@@ -83,7 +85,12 @@ def install(api) -> None:
     def not_found(request, exc: Exception):
         return _error(api, request, _("Not found."), 404)
 
+    def too_large(request, exc: RequestDataTooBig):
+        # A body sent without its length is found too large only while ninja reads it.
+        return _error(api, request, too_large_message(), 413)
+
     api.add_exception_handler(ServiceError, service_error)
+    api.add_exception_handler(RequestDataTooBig, too_large)
     api.add_exception_handler(ValidationError, validation_error)
     api.add_exception_handler(AuthenticationError, authentication_error)
     api.add_exception_handler(HttpError, http_error)

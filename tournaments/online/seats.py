@@ -2,8 +2,10 @@
 
 The two players of a pair take their direction's two seats: player 1 North (or East),
 player 2 South (or West), unless the pair swapped (`SwappedSeats`). They may swap until
-the first call at their table in the round. A player's seat depends only on the table
-and the pair, so every device of theirs gets the same seat.
+either of them is first sent a hand of the round at their table (`SeatsFixed`, written by
+`fix_seats` before that hand is sent), and never after the first call there: a swap must
+never show a player the partner's cards. A player's seat depends only on the table and
+the pair, so every device of theirs gets the same seat.
 """
 
 from __future__ import annotations
@@ -17,7 +19,17 @@ from django.utils.translation import gettext as _
 
 from .. import sql
 from ..errors import NotAllowed, NotFound, PlayRefused
-from ..models import Pair, PlayAction, PlayMode, Round, RoundStatus, SwappedSeats, Table, Tournament
+from ..models import (
+    Pair,
+    PlayAction,
+    PlayMode,
+    Round,
+    RoundStatus,
+    SeatsFixed,
+    SwappedSeats,
+    Table,
+    Tournament,
+)
 
 SEATS_OF_SIDE = {"NS": ("N", "S"), "EW": ("E", "W")}
 
@@ -71,16 +83,32 @@ def _lock_round_and_table(table: Table) -> tuple:
         f" WHERE r.id = %s{share}",
         [table.round_id],
     )
+    _lock_table(table)
+    return row
+
+
+def _lock_table(table: Table) -> None:
     if connection.vendor == "postgresql":
         sql.fetch_one(
             f"SELECT id FROM {Table._meta.db_table} WHERE id = %s FOR NO KEY UPDATE", [table.pk]
         )
-    return row
+
+
+def fix_seats(*, table: Table, pair_id: int, now: datetime) -> None:
+    """Fix the seats of `pair_id` at `table` for the round (idempotent). Called in the
+    transaction that then reads the seats and sends the pair its first hand: the table's
+    lock orders it with `swap_seats`, so either the swap commits first and the hand is
+    the new seat's, or the swap sees the seats fixed and is refused."""
+    _lock_table(table)
+    SeatsFixed.objects.bulk_create(
+        [SeatsFixed(table_id=table.pk, pair_id=pair_id, fixed_at=now)], ignore_conflicts=True
+    )
 
 
 def swap_seats(*, table: Table, user, now: datetime | None = None) -> dict[str, int]:
-    """The pair of `user` swaps its two seats at `table`; refused once the first call has
-    been made at the table in this round (the seats are then fixed for the round)."""
+    """The pair of `user` swaps its two seats at `table`; refused once either player of
+    the pair has been sent a hand of the round there, or the first call has been made at
+    the table (the seats are then fixed for the round)."""
     now = now or timezone.now()
     table = _with_pairs(table)
     side = table.side_of(getattr(user, "pk", None))
@@ -100,6 +128,13 @@ def swap_seats(*, table: Table, user, now: datetime | None = None) -> dict[str, 
         if PlayAction.objects.filter(table=table).exists():
             raise PlayRefused(
                 _("The first call has been made at your table: seats stay as they are.")
+            )
+        if SeatsFixed.objects.filter(table=table, pair=pair).exists():
+            raise PlayRefused(
+                _(
+                    "Your seats were fixed when you or your partner first saw a hand of "
+                    "this round: they stay as they are."
+                )
             )
         deleted, _rows = SwappedSeats.objects.filter(table=table, pair=pair).delete()
         if not deleted:

@@ -22,13 +22,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 
+from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import play
 
-from .. import sql
+from .. import sql, validators, visibility
 from ..errors import NotAllowed, NotFound, PlayRefused, scoring_message
 from ..models import (
     Board,
@@ -38,12 +39,12 @@ from ..models import (
     ResultState,
     Round,
     RoundStatus,
+    SeatsFixed,
     SwappedSeats,
     Table,
     Tournament,
     TournamentStatus,
 )
-from ..services.permissions import DIRECT_RESULTS, allowed
 from . import events, replays, seats
 from .views import WATCHER, board_json, table_views
 
@@ -122,6 +123,7 @@ class _TableNow:
     result_state: str | None  # this board's result, if any
     result_online: bool | None
     swapped: frozenset[int]  # the pairs that swapped their seats
+    fixed: frozenset[int]  # the pairs whose seats are fixed for the round (`SeatsFixed`)
 
 
 @cache
@@ -137,10 +139,13 @@ def _table_now_sql() -> str:
             f" WHERE {col(result, 'board')} = %s AND {col(result, 'table')} = %s)"
         )
 
-    swapped = (
-        f"EXISTS (SELECT 1 FROM {sql.table(swap)}"
-        f" WHERE {col(swap, 'table')} = %s AND {col(swap, 'pair')} = %s)"
-    )
+    def pair_has(model) -> str:
+        return (
+            f"EXISTS (SELECT 1 FROM {sql.table(model)}"
+            f" WHERE {col(model, 'table')} = %s AND {col(model, 'pair')} = %s)"
+        )
+
+    swapped, fixed = pair_has(swap), pair_has(SeatsFixed)
     # The last action by its seq: a backward step of the (table, board, seq) index, however
     # many actions the other tables of the round have stored.
     last = (
@@ -157,7 +162,8 @@ def _table_now_sql() -> str:
         f"  AND NOT EXISTS (SELECT 1 FROM {sql.table(result)} br"
         f"   WHERE br.{col(result, 'board')} = b.{col(board, 'id')}"
         f"   AND br.{col(result, 'table')} = %s)),"
-        f" {result_field('state')}, {result_field('played_online')}, {swapped}, {swapped}"
+        f" {result_field('state')}, {result_field('played_online')}, {swapped}, {swapped},"
+        f" {fixed}, {fixed}"
     )
 
 
@@ -178,17 +184,25 @@ def _table_now(*, table: Table, board_number: int, context: _Context) -> _TableN
             table.ns_pair_id,
             table.pk,
             table.ew_pair_id,
+            table.pk,
+            table.ns_pair_id,
+            table.pk,
+            table.ew_pair_id,
         ],  # fmt: skip
     )
     assert row is not None  # a SELECT without FROM answers one row
-    count, last_id, earlier, state, online, ns_swapped, ew_swapped = row
-    flags = ((table.ns_pair_id, ns_swapped), (table.ew_pair_id, ew_swapped))
+    count, last_id, earlier, state, online, ns_swapped, ew_swapped, ns_fixed, ew_fixed = row
+
+    def pairs(ns: bool, ew: bool) -> frozenset[int]:
+        return frozenset(p for p, flag in ((table.ns_pair_id, ns), (table.ew_pair_id, ew)) if flag)
+
     return _TableNow(
         stored=replays.Stored(count, last_id),
         earlier_unfinished=earlier,
         result_state=state,
         result_online=None if online is None else bool(online),
-        swapped=frozenset(pair for pair, flag in flags if flag),
+        swapped=pairs(ns_swapped, ew_swapped),
+        fixed=pairs(ns_fixed, ew_fixed),
     )
 
 
@@ -239,23 +253,52 @@ def _board(*, table: Table, context: _Context, now_at: _TableNow) -> play.BoardS
     )
 
 
-def _viewer(
-    *, table: Table, user, context: _Context, now_at: _TableNow
-) -> tuple[str | None, str | None, bool]:
-    """(viewer for `board_json`, the user's own seat, whether the record is public)."""
-    seat = seats.seat_of(table, user, set(now_at.swapped))
-    public = context.round_status == RoundStatus.CLOSED
-    if seat is not None:
-        return (WATCHER if public else seat), seat, public
-    if public or allowed(user, DIRECT_RESULTS):
-        return WATCHER, None, public
-    raise NotAllowed(
+def _refusal(table: Table, round_number: int) -> NotAllowed:
+    return NotAllowed(
         _(
             "Only the players at table %(t)s and the organisers can watch this board "
             "before round %(n)s closes."
         )
-        % {"t": table.number, "n": context.round_number}
+        % {"t": table.number, "n": round_number}
     )
+
+
+def board_in_play(*, table: Table, user) -> tuple[list[int], int]:
+    """The numbers of the round's boards and the one in play at `table` (the first with no
+    result there: boards are played in order), for whoever may watch the table
+    (`visibility.table_viewer`); `NotAllowed` otherwise. Builds no view and sends no
+    hand, so opening the table's page leaves the seats as they are."""
+    table = seats._with_pairs(table)
+    round = Round.objects.select_related("tournament").get(pk=table.round_id)
+    if round.tournament.play != PlayMode.ONLINE:
+        raise NotFound(
+            _("This tournament is played elsewhere: its boards are not played at our tables.")
+        )
+    seat = seats.seat_of(table, user)
+    if visibility.table_viewer(user=user, round=round, seat=seat) is None:
+        raise _refusal(table, round.number)
+    numbers = list(
+        Board.objects.filter(round=round).order_by("number").values_list("number", flat=True)
+    )
+    if not numbers:
+        raise NotFound(_("No boards are played in this round."))
+    done = set(
+        BoardResult.objects.filter(table_id=table.pk).values_list("board__number", flat=True)
+    )
+    return numbers, next((n for n in numbers if n not in done), numbers[-1])
+
+
+def _viewer(
+    *, table: Table, user, context: _Context, now_at: _TableNow
+) -> tuple[str, str | None, bool]:
+    """(viewer for `board_json`, the user's own seat, whether the record is public):
+    `visibility.table_viewer` decides; whoever it gives nothing is refused."""
+    seat = seats.seat_of(table, user, set(now_at.swapped))
+    public = visibility.deal_public_status(context.round_status)
+    viewer = visibility.table_viewer(user=user, round=context.round_status, seat=seat)
+    if viewer is not None:
+        return viewer, seat, public
+    raise _refusal(table, context.round_number)
 
 
 def board_view(*, table: Table, board_number: int, user) -> dict:
@@ -266,8 +309,23 @@ def board_view(*, table: Table, board_number: int, user) -> dict:
     context = _context(table=table, board_number=board_number, lock=False)
     now_at = _table_now(table=table, board_number=board_number, context=context)
     viewer, seat, public = _viewer(table=table, user=user, context=context, now_at=now_at)
+    pair_id = _pair_id(table, user) if seat is not None else None
+    if not public and pair_id is not None and pair_id not in now_at.fixed:
+        # The first hand of the round this pair is sent here: its seats are fixed first,
+        # and the seat is read again under the table's lock (a swap may just have won it).
+        with transaction.atomic():
+            seats.fix_seats(table=table, pair_id=pair_id, now=timezone.now())
+            now_at = _table_now(table=table, board_number=board_number, context=context)
+            viewer, seat, public = _viewer(table=table, user=user, context=context, now_at=now_at)
     state = _board(table=table, context=context, now_at=now_at)
     return board_json(state, viewer=viewer, seat=seat, public=public)
+
+
+def _pair_id(table: Table, user) -> int | None:
+    side = table.side_of(getattr(user, "pk", None))
+    if side is None:
+        return None
+    return table.ns_pair_id if side == "NS" else table.ew_pair_id
 
 
 def _bell_refusal(context: _Context, now: datetime) -> str | None:
@@ -301,7 +359,10 @@ def _parse(action: Mapping, seat: str) -> tuple[int, dict, play.Action]:
             if alert is not None:
                 if not isinstance(alert, str):
                     raise PlayRefused(_("An alert is a text."))
-                alert = " ".join(alert.replace("\x00", "").split())[:MAX_ALERT] or None
+                try:
+                    alert = validators.typed_text(alert, max_length=MAX_ALERT) or None
+                except ValidationError as error:
+                    raise PlayRefused(error.messages[0]) from None
             made = play.Call(seat, action.get("call"), alert)
             fields.update(call=made.call, alert=made.alert or "")
         elif kind == "card":
@@ -368,7 +429,7 @@ def act(
         seq, fields, made = _parse(action, seat)
         state = _board(table=table, context=context, now_at=now_at)
         stored = now_at.stored.count
-        public = context.round_status == RoundStatus.CLOSED
+        public = visibility.deal_public_status(context.round_status)
         if seq <= stored and state.actions[seq - 1] == made:
             # A resend (a lost answer, a second device): already stored, nothing to do.
             viewer = WATCHER if public else seat

@@ -17,7 +17,10 @@ from __future__ import annotations
 import play
 from scoring import SEATS, side_of
 
-WATCHER = "*"
+from ..visibility import EVERY_HAND
+
+# Who sees what is `tournaments.visibility`'s rule; this module only draws it.
+WATCHER = EVERY_HAND
 
 
 def action_of(row) -> play.Action:

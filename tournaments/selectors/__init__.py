@@ -7,7 +7,8 @@ family; callers use the names re-exported here (`selectors.standings(...)`):
 - `common`: a pair's players, a player's name as plain data, the registered pairs;
 - `home`: tournament cards, a player's proposals and history (home, profile);
 - `results`: the standings rows and the results grid (tournament and results pages);
-- `boards`: whether a hand record may be shown (`deal_visible`), a board's traveller;
+- `boards`: the public boards, a board's traveller (who may see a hand or a result:
+  `tournaments.visibility`);
 - `pairs`: a pair's event round by round;
 - `scorecard`: a pair's personal score card, board by board;
 - `seating`: a round's seating, where a player sits now;
@@ -20,7 +21,7 @@ The rules they read by live in the models: the current round is
 table `Table.side_of`, and the standings order `scoring.standing_key`.
 """
 
-from .boards import DEAL_VISIBLE, BoardLine, board_detail, closed_board_numbers, deal_visible
+from .boards import BoardLine, board_detail, closed_board_numbers
 from .common import PAIR_PLAYERS, PlayerName, confirmed_pairs, player
 from .history import FieldChange, HistoryLine, result_history
 from .home import (
@@ -46,7 +47,6 @@ from .seating import (
 from .table import TableBoard, TableSnapshot, table_sheet, table_snapshot
 
 __all__ = [
-    "DEAL_VISIBLE",
     "PAIR_PLAYERS",
     "TABLE_PAIRS",
     "BoardLine",
@@ -67,7 +67,6 @@ __all__ = [
     "closed_board_numbers",
     "confirmed_pairs",
     "current_tables",
-    "deal_visible",
     "live_version",
     "open_proposals",
     "pair_history",

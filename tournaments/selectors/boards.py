@@ -1,38 +1,25 @@
-"""A board's page: whether its hand record may be shown, and its traveller."""
+"""A board's page: the public boards' numbers and a board's traveller (whether a hand
+record may be shown is `tournaments.visibility`'s)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from django.db.models import Q
 
 from ..models import (
     Board,
     BoardResult,
     Direction,
     PairBoardScore,
-    Round,
-    RoundStatus,
     Table,
     Tournament,
 )
-
-# `deal_visible` as a filter on boards, for the reads that list many of them.
-DEAL_VISIBLE = Q(round__status=RoundStatus.CLOSED)
-
-
-def deal_visible(board: Board, round: Round | None = None) -> bool:
-    """Hand records only once the board's round has closed (RULES 2): the one predicate
-    every page, the API and the exports ask before showing a hand (`DEAL_VISIBLE` is the
-    same rule as a query filter)."""
-    round = round or board.round
-    return round.status == RoundStatus.CLOSED
+from ..visibility import DEAL_PUBLIC
 
 
 def closed_board_numbers(tournament: Tournament) -> list[int]:
     """The numbers of the boards whose hand records are public, in order."""
     return list(
-        Board.objects.filter(DEAL_VISIBLE, tournament=tournament)
+        Board.objects.filter(DEAL_PUBLIC, tournament=tournament)
         .order_by("number")
         .values_list("number", flat=True)
     )

@@ -19,7 +19,7 @@ from ..models import (
     Standing,
     Table,
 )
-from .boards import deal_visible
+from ..visibility import results_public
 from .common import pair_seat
 from .seating import TABLE_PAIRS
 
@@ -59,7 +59,7 @@ def score_card(*, pair: Pair) -> list[CardRound]:
     """The pair's rounds that have started, each with its boards (five queries).
 
     Results are only read for closed rounds: while a round is open another table may
-    still have its boards to play (the hand-record rule, `deal_visible`)."""
+    still have its boards to play (`visibility.results_public`)."""
     tournament = pair.tournament
     rounds = [
         r
@@ -72,7 +72,7 @@ def score_card(*, pair: Pair) -> list[CardRound]:
             Q(ns_pair=pair) | Q(ew_pair=pair), round__tournament=tournament
         ).select_related(*TABLE_PAIRS)
     }
-    closed = {r.id for r in rounds if deal_visible(None, r)}  # the round decides alone
+    closed = {r.id for r in rounds if results_public(r)}
     results: dict[tuple[int, int], BoardResult] = {}
     table_ids = [t.id for round_id, t in tables.items() if round_id in closed]
     for result in BoardResult.objects.filter(table_id__in=table_ids).select_related("board"):

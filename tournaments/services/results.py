@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import cast
 
+from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -29,7 +30,7 @@ from django.utils.translation import gettext_noop
 
 import scoring
 
-from .. import sql
+from .. import sql, validators
 from ..errors import (
     NotAllowed,
     NotFound,
@@ -450,6 +451,18 @@ def confirm_result(*, result: BoardResult, user, now: datetime | None = None) ->
         return result
 
 
+NOTE_LENGTH = 500  # BoardResult.dispute_note's and adjustment_reason's max_length
+
+
+def _typed(text: str) -> str:
+    """A note or reason a person typed, checked as every free text is
+    (`validators.typed_text`); a refusal changes nothing."""
+    try:
+        return validators.typed_text(text, max_length=NOTE_LENGTH, multiline=True)
+    except ValidationError as error:
+        raise ResultRefused(error.messages[0]) from None
+
+
 def dispute_result(
     *, result: BoardResult, user, note: str = "", now: datetime | None = None
 ) -> BoardResult:
@@ -460,7 +473,7 @@ def dispute_result(
         result = _result_for_opponent(result.pk, user, now, confirming=False)
         before = history.snapshot(result)
         result.disputed = True
-        result.dispute_note = (note or "").strip()[:500]
+        result.dispute_note = _typed(note)
         result.disputed_at = now
         result.confirmed_by = None
         result.confirmed_at = None
@@ -551,7 +564,7 @@ def director_set_result(
                 setattr(result, name, value)
             result.ns_adjustment = result.ew_adjustment = ""
         result.adjusted_by = by
-        result.adjustment_reason = reason.strip()[:500]
+        result.adjustment_reason = _typed(reason)
         # The director's ruling settles a dispute; its note and time stay as the record
         # of what was disputed.
         result.disputed = False

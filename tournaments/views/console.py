@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
+from .. import visibility
 from ..console_forms import DirectorResultForm, ExtendForm, NewTournamentForm
 from ..errors import ClockError, ServiceError
 from ..models import Board, Direction, ResultState, RoundStatus, Table, Tournament, TournamentStatus
@@ -142,19 +143,23 @@ def console(request: HttpRequest, tournament_id: int) -> HttpResponse:
         query=query,
         forms={},
     )
-    context["rulings"] = [_ruling(r) for r in context["disputes"]]
+    context["rulings"] = [_ruling(r, request.user) for r in context["disputes"]]
     return render(request, "console/console.html", context)
 
 
-def _ruling(result) -> tuple:
+def _ruling(result, user) -> tuple:
     """A dispute as the queue shows it: the result, the side that entered it, the side
-    that disputes it, and the director's form filled in with the entry."""
+    that disputes it, the director's form filled in with the entry, and whether `user`
+    may see the result and the hand now (`tournaments.visibility`)."""
     entered = result.table.side_of(result.entered_by_id) if result.entered_by_id else None
     disputing = {Direction.NS: Direction.EW, Direction.EW: Direction.NS}.get(entered or "")
     form = DirectorResultForm(
         prefix=f"r{result.pk}", initial=DirectorResultForm.initial_for(result)
     )
-    return result, entered, disputing, form
+    round = result.table.round
+    sees_result = visibility.may_see_result(user, round=round, table=result.table)
+    sees_deal = visibility.may_see_deal(user, result.board, round)
+    return result, entered, disputing, form, sees_result, sees_deal
 
 
 @require_GET
@@ -311,7 +316,8 @@ def result(request: HttpRequest, tournament_id: int, table_id: int, number: int)
     queue posts here too (its form has the result's prefix)."""
     table = _table(tournament_id, table_id)
     board = get_object_or_404(Board, round=table.round, number=number)
-    current = console_selectors.result_of(table=table, board_number=number)
+    sees_result = visibility.may_see_result(request.user, round=table.round, table=table)
+    current = console_selectors.result_of(table=table, board_number=number) if sees_result else None
     prefix = request.POST.get("prefix", "") or None
     form = DirectorResultForm(
         request.POST or None, prefix=prefix, initial=DirectorResultForm.initial_for(current)
@@ -336,6 +342,8 @@ def result(request: HttpRequest, tournament_id: int, table_id: int, number: int)
             "tournament": table.round.tournament,
             "table": table,
             "board": board,
+            "sees_result": sees_result,
+            "sees_deal": visibility.may_see_deal(request.user, board, table.round),
             "current": current,
             "form": form,
             "error": error,

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from ..errors import NotAllowed, NotFound
-from ..models import Board, PlayMode, RoundStatus, Table
+from ..models import PlayMode, RoundStatus, Table
 from ..online import seats, services
 from ..templatetags.players import player_name
 
@@ -138,19 +138,11 @@ def play_table(request, tournament_id: int, table_id: int):
     tournament, round = table.round.tournament, table.round
     if tournament.play != PlayMode.ONLINE:
         raise Http404(_("This tournament is played elsewhere: its boards are not played here."))
-    numbers = list(
-        Board.objects.filter(round=round).order_by("number").values_list("number", flat=True)
-    )
-    if not numbers:
-        raise Http404(_("No boards are played in this round."))
     # The board in play: the first not over at this table (boards are played in order).
-    # Asking the service for each view is also the page's permission check.
-    current = numbers[-1]
+    # Asking the service is also the page's permission check; it sends no hand, so the
+    # page leaves the seats as they are until the socket sends the first one.
     try:
-        for number in numbers:
-            if not services.board_view(table=table, board_number=number, user=request.user)["over"]:
-                current = number
-                break
+        numbers, current = services.board_in_play(table=table, user=request.user)
     except NotAllowed as error:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())

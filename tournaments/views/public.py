@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 import scoring
 
-from .. import selectors
+from .. import selectors, visibility
 from ..deals import hands_of, high_card_points
 from ..forms import ProposePairForm
 from ..live import cached
@@ -255,7 +255,7 @@ def board(request, tournament_id: int, number: int):
     board = get_object_or_404(
         Board.objects.select_related("round"), tournament=tournament, number=number
     )
-    visible = selectors.deal_visible(board)
+    visible = visibility.deal_public(board.round)
     # Stored after the round closed (by the clock, off the request path); a page never
     # solves. None while it is being prepared: the page says so and polls for it.
     dd = analysis.double_dummy(board=board) if visible else None

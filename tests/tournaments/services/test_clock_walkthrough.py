@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from tournaments import selectors
+from tournaments import selectors, visibility
 from tournaments.errors import RoundClosed
 from tournaments.models import (
     Board,
@@ -296,7 +296,7 @@ def check_boards(tournament, rnd: Round, config: Config, seen_deals: set[str]):
         assert board.dealer == expected_dealer(board.number)
         assert board.vulnerability == expected_vulnerability(board.number)
         # Hidden from players while the round is open (RULES 2).
-        assert selectors.deal_visible(board, rnd) is False
+        assert visibility.deal_public(rnd) is False
         seat, _, hands = board.deal.partition(":")
         assert seat == "N"
         cards = []
@@ -576,7 +576,7 @@ def test_whole_tournament(config, make_tournament, register_pairs, organiser, t0
         assert (rnd.status, rnd.closed_at) == ("closed", rnd.ends_at)
         for board in boards:
             board.refresh_from_db()
-            assert selectors.deal_visible(board, rnd) is True
+            assert visibility.deal_public(rnd) is True
 
         # The cut-off: every table has a row for every board, per the policy.
         for table in tables:

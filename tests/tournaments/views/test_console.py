@@ -129,7 +129,8 @@ def test_buttons_are_hidden_from_staff_who_may_not_use_them(
     page = client.get(reverse("console", args=[running.pk])).content.decode()
     assert reverse("console_action", args=[running.pk, "close"]) not in page
     assert "ruling-form" not in page  # the dispute is listed, without the form
-    assert "it went one down" in page
+    # Nor its result, note or hand: the round is running (tournaments.visibility).
+    assert "it went one down" not in page and 'class="hand seat-' not in page
     client.force_login(director)
     page = client.get(reverse("console", args=[running.pk])).content.decode()
     assert reverse("console_action", args=[running.pk, "close"]) in page

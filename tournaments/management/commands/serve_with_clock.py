@@ -80,4 +80,9 @@ def asgi_server(*, host: str, port: str) -> list[str]:
         # The clock starts with the server and stops with it.
         "--lifespan",
         "on",
+        # The client's address is the connection's: uvicorn would otherwise take it from
+        # X-Forwarded-For sent from 127.0.0.1 (its default), so any local client could
+        # forge it past the lockout and the limits. Behind a proxy the application reads
+        # the header itself, as TRUSTED_PROXIES says (tournaments/limits.py).
+        "--no-proxy-headers",
     ]

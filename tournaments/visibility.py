@@ -1,0 +1,96 @@
+"""Who may see which hand and which result, and when: the one rule (RULES 2 and 9,
+docs/SECURITY.md). Every renderer of a hand or a result asks here — the socket's views,
+the HTTP board view, the table page, the console, the board page, the API and the
+exports — so no page can keep a rule of its own.
+
+The rule:
+
+- **Once a board's round has closed** its deal and every result of it are everyone's:
+  hand records, travellers, the auction and play, the exports.
+- **Before that** the deal and the results are seen only by
+  - the players seated at a table, for that table's board: their own hand, dummy after
+    the opening lead, all four hands once the board is over at their table
+    (`play.BoardState.visible_seats`), and their table's result once it is entered;
+  - a tournament director holding `tournaments.direct_results` (the organiser who
+    rules on the board: the console, watching a table live). A staff account without
+    that permission is nobody here: it sees what the public sees.
+- Nobody else: not another table's players, not a staff account, not an anonymous
+  visitor.
+
+The public pages are built once per live version for everyone (`live/cached`), so they
+ask only `deal_public` / `results_public`: a director's extra sight is given by the
+console and the live table, never mixed into a shared page.
+
+A pair's seats at a table are fixed from the moment either of its players is first sent
+a hand of the round there (`online.services.board_view`), so a seat swap can never show
+a player their partner's cards.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Q
+
+from .models import Board, Round, RoundStatus, Table
+from .permissions import DIRECT_RESULTS
+
+# `deal_public` as filters, for the reads that list many boards or results.
+DEAL_PUBLIC = Q(round__status=RoundStatus.CLOSED)
+RESULT_PUBLIC = Q(board__round__status=RoundStatus.CLOSED)
+
+# The viewer code of `online.views.board_json` that sees every hand.
+EVERY_HAND = "*"
+
+
+def deal_public(round: Round) -> bool:
+    """Whether the boards of `round` — their deals and all their results — are everyone's:
+    once the round has closed, never before."""
+    return deal_public_status(round.status)
+
+
+def deal_public_status(status: str) -> bool:
+    """`deal_public` for a round known by its status alone (the socket server's reads)."""
+    return status == RoundStatus.CLOSED
+
+
+def results_public(round: Round) -> bool:
+    """The results of a round's boards are public exactly when its deals are."""
+    return deal_public(round)
+
+
+def watches_live(user) -> bool:
+    """Whether `user` may see every hand and result of a running round: an active
+    tournament director holding `tournaments.direct_results`. Staff alone is nothing."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.is_active and user.has_perm(DIRECT_RESULTS))
+
+
+def may_see_deal(user, board: Board, round: Round | None = None) -> bool:
+    """Every hand of `board` at once (a hand record, a diagram): public after the round,
+    for a director at any time. A seated player's partial sight is `table_viewer`'s."""
+    return deal_public(round or board.round) or watches_live(user)
+
+
+def may_see_result(user, *, round: Round, table: Table) -> bool:
+    """A table's result of a board of `round`: public after the round; before, for a
+    director and for the players at that table (they entered or played it)."""
+    if results_public(round) or watches_live(user):
+        return True
+    user_id = getattr(user, "pk", None)
+    return user_id is not None and table.side_of(user_id) is not None
+
+
+def table_viewer(*, user, round: Round | str, seat: str | None) -> str | None:
+    """Who `user` is at a table's board, as `online.views.board_json` takes it: their
+    `seat` ("N", "E", "S", "W": the hands `play` lets that seat see), `EVERY_HAND` (the
+    round has closed, or a director), or None: they may see nothing of it now.
+
+    `round` may be given as its status alone (the socket server reads only that)."""
+    status = round if isinstance(round, str) else round.status
+    if deal_public_status(status):
+        return EVERY_HAND
+    if seat is not None:
+        return seat
+    if watches_live(user):
+        return EVERY_HAND
+    return None

@@ -16,6 +16,6 @@ if [ -z "${DATABASE_URL:-}" ]; then
   echo "test database: throwaway PostgreSQL 15 cluster in $PGTMP"
 fi
 
-$PY -m pytest "$@"
+$PY -m pytest --durations=15 "$@"
 status=$?
 exit $status

@@ -17,7 +17,6 @@ from django.utils.translation import gettext_lazy as _
 from ..errors import ServiceError
 from ..models import (
     ClockHeartbeat,
-    Pair,
     PairStatus,
     Round,
     RoundStatus,
@@ -76,29 +75,6 @@ def _round_in_play(base: type[forms.Form], queryset) -> tuple[type[forms.Form], 
         where = _("round %(n)s") % {"n": current.number} if current else _("not started")
         seen.append(f"{tournament.name} ({where})")
     return type("RoundInPlayForm", (base,), fields), ", ".join(seen)
-
-
-class PairInline(admin.TabularInline):
-    model = Pair
-    fields = (
-        "registration_no",
-        "player1",
-        "player2",
-        "status",
-        "withdrawn_at",
-        "total",
-        "boards_completed",
-        "rank",
-        "master_points",
-    )
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-    show_change_link = True
-    ordering = ("registration_no",)
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
 # A round as admin shows it, read-only: the clock is its only writer.

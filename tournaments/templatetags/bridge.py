@@ -186,11 +186,6 @@ def board_range(tournament, round_number) -> str:
     return f"{numbers[0]}–{numbers[-1]}"
 
 
-@register.filter
-def get_item(mapping, key):
-    return mapping.get(key) if mapping else None
-
-
 @register.inclusion_tag("tournaments/_hand.html")
 def hand(deal: str, seat_code: str):
     holding = hands_of(deal)[seat_code]

@@ -191,3 +191,54 @@ def test_an_organiser_runs_round_one_from_the_console(
         page.wait_for_selector("table.progress-grid")
     finally:
         page.context.close()
+
+
+HIDDEN = {
+    "en-GB": "The result and the hand are shown to directors who may set results",
+    "zh-CN": "结果和牌型只向有权裁定成绩的裁判显示",
+}
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "zh-CN"])
+@pytest.mark.parametrize("width, height", [(1280, 900), (390, 844)])
+def test_a_staff_account_without_powers_sees_no_hand_or_result_of_a_running_round(
+    browser, live_server, director, make_user, django_user_model, locale, width, height
+):
+    """The dispute queue and the result page, as a staff account with no permission and
+    as a director, while round 1 runs (tournaments.visibility)."""
+    tournament = Tournament.objects.create(
+        name="Club Swiss",
+        registration_opens_at=timezone.now() - timedelta(days=1),
+        start_at=timezone.now() + timedelta(hours=1),
+        rounds=2,
+        boards_per_round=2,
+        round_length=timedelta(minutes=30),
+        scoring_method="IMP",
+    )
+    _players_register(tournament, make_user)
+    from tournaments.services.clock import start_now
+
+    start_now(tournament=tournament, by=director)
+    disputed = _tables_play(tournament)
+    django_user_model.objects.create_user("staff-only", password="pw-staff", is_staff=True)
+    tag = f"{'en' if locale == 'en-GB' else 'zh'}-{'phone' if width < 500 else 'desktop'}"
+    result_url = f"{live_server.url}/console/{tournament.pk}/tables/{disputed.table_id}/boards/1/"
+    for username, password, sees in (
+        ("staff-only", "pw-staff", False),
+        ("director", "pw-director", True),
+    ):
+        page = new_page(browser, locale=locale, width=width, height=height)
+        try:
+            log_in(page, live_server.url, username, password)
+            page.goto(f"{live_server.url}/console/{tournament.pk}/#disputes")
+            queue = page.inner_text("#disputes")
+            assert ("went one down" in queue) is sees
+            assert (page.locator("#disputes .hand").count() == 4) is sees
+            assert (HIDDEN[locale] in queue) is not sees
+            shot(page, f"console-visibility-{tag}-{username}-queue")
+            page.goto(result_url)
+            assert (page.locator(".hand").count() == 4) is sees
+            assert (HIDDEN[locale] in page.inner_text("main")) is not sees
+            shot(page, f"console-visibility-{tag}-{username}-result")
+        finally:
+            page.context.close()

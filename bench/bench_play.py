@@ -176,11 +176,16 @@ def start_uvicorn(port: int, redis: str, log: Path) -> subprocess.Popen:
         "CELERY_BROKER_URL": "",
         "DEBUG": "false",
         "LOG_LEVEL": "WARNING",
+        # Every robot plays from 127.0.0.1 at full speed: the per-client write limits
+        # (4429 on the socket) are for people, not for the load generator.
+        "API_WRITE_RATE_PER_USER": "",
+        "API_WRITE_RATE_PER_ADDRESS": "",
     }
     command = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--lifespan", "off", "--no-access-log", "--log-level"]
     command += ["warning", "--backlog", "8192", "--ws-max-queue", "64"]
     command += ["--no-proxy-headers"]  # as in production: the address is the connection's
+    command += ["--ws-max-size", "16384"]
     return subprocess.Popen(command, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
 
 

@@ -23,15 +23,23 @@ from django.conf import settings  # noqa: E402
 
 from config.collector import tune_for_sockets  # noqa: E402
 from tournaments.online.routing import websocket_urlpatterns  # noqa: E402
-from tournaments.online.ws_auth import TokenAuthMiddleware, browser_origin_validator  # noqa: E402
+from tournaments.online.ws_auth import (  # noqa: E402
+    KeyInUrlGuard,
+    SiteOriginValidator,
+    TokenAuthMiddleware,
+)
 
 # Pages and the API over HTTP; the live tables over WebSockets: people by their session
-# cookie, programs by an API token (which wins over a cookie when both are present).
+# cookie from the site's own pages (the whole origin compared), programs by an API token
+# (which wins over a cookie when both are present). Outermost, a key sent in the URL is
+# taken out of the scope the server logs from (tournaments/online/ws_auth.py).
 application = ProtocolTypeRouter(
     {
         "http": django_application,
-        "websocket": browser_origin_validator(
-            AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+        "websocket": KeyInUrlGuard(
+            SiteOriginValidator(
+                AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+            )
         ),
     }
 )

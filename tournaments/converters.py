@@ -8,6 +8,8 @@ the URL does not match at all: 404, whatever the view or the database.
 
 from __future__ import annotations
 
+from django.urls import register_converter
+
 from .sql import BIGINT
 
 # Twenty digits is already past the largest bigint (19 digits): the pattern stops a long
@@ -26,3 +28,8 @@ class RowId:
 
     def to_url(self, value: int) -> str:
         return str(value)
+
+
+# Registered once, where it is defined: the pages' and the sockets' routes both use it.
+ID = "id"
+register_converter(RowId, ID)

@@ -51,6 +51,16 @@ def _column_of(field: models.Field) -> str:
     return field.column
 
 
+def round_share_lock(alias: str) -> str:
+    """The round lock every writer of a round's play takes (RULES 3): the round row FOR
+    SHARE, appended to the statement that reads it. Entries, play actions, swaps,
+    confirmations and disputes then never block each other, only the close, which takes
+    the round FOR UPDATE and waits for every one of them already in flight; one that
+    comes after sees the round closed. SQLite (the embedded default) serialises writers
+    anyway and has no row locks."""
+    return f" FOR SHARE OF {alias}" if connection.vendor == "postgresql" else ""
+
+
 def storable(*numbers: int) -> bool:
     """Whether every number fits a database integer. A URL may carry any number; the ORM
     answers "no such row" for one that cannot exist, while SQLite's driver raises on it."""

@@ -1,14 +1,12 @@
 from django.contrib.auth import views as auth_views
 from django.http import HttpResponsePermanentRedirect
 from django.templatetags.static import static
-from django.urls import path, register_converter
+from django.urls import path
 
-from . import views
-from .converters import RowId
+from . import converters, views  # noqa: F401  (converters: registers `<id:…>`)
 from .views import console
 
-# Row numbers in URLs: digits that fit a 64-bit integer, any other number is a 404.
-register_converter(RowId, "id")
+# Row numbers in URLs are `<id:…>`: digits that fit a 64-bit integer, any other is a 404.
 
 urlpatterns = [
     path("", views.home, name="home"),

@@ -8,8 +8,6 @@ minute per token. An expired or revoked token is refused with 401 and says why.
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -19,8 +17,8 @@ from ninja.security import HttpBearer
 from .. import sql
 from ..errors import NotAllowed
 from ..models import ApiToken
+from ..services import tokens
 
-TOUCH_EVERY = timedelta(minutes=1)
 # Keys are 40 characters (64 for some issued before hashing); a longer header is not a
 # key, and is refused before it is hashed.
 MAX_KEY_LENGTH = 64
@@ -79,8 +77,7 @@ class TokenAuth(HttpBearer):
         refusal = api_token.refusal(now)
         if refusal is not None:
             raise TokenRefused(refusal)
-        if api_token.last_used_at is None or now - api_token.last_used_at >= TOUCH_EVERY:
-            ApiToken.objects.filter(pk=api_token.pk).update(last_used_at=now)
+        tokens.touch_token(token=api_token, now=now)
         return user
 
 

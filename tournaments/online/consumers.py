@@ -20,23 +20,39 @@ reaches every socket once, in order.
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
+import logging
+import random
 import time
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.core.cache import cache
 from django.utils.translation import gettext as _
 
+from .. import limits
 from ..errors import NotAllowed, NotFound, ServiceError
 from . import live_reads, replays, services
 from .db import table_db
 from .views import WATCHER
-from .ws_auth import TOKEN_REFUSAL
+from .ws_auth import AUTH_REFUSAL, CREDENTIAL, credential_refusal, socket_address
+
+logger = logging.getLogger(__name__)
 
 # Close codes (4000–4999 are the application's): the number says why, an "error"
 # message sent just before says it in words.
-CLOSE_UNAUTHENTICATED = 4401  # a token was presented and refused
+CLOSE_UNAUTHENTICATED = 4401  # a token refused, a key in the URL, a login that ended
 CLOSE_NOT_ALLOWED = 4403  # may not watch this board (yet)
 CLOSE_NOT_FOUND = 4404  # no such table or board
+CLOSE_TOO_MANY = 4429  # over the write limits, or too many anonymous sockets from an address
+CLOSE_TOO_BIG = 1009  # WebSocket's own "message too big"
+
+# How long an anonymous socket's place in its address's count lives in the cache after
+# the address last opened one: a server process that died without giving its places back
+# frees them after this, at the latest.
+ANONYMOUS_COUNT_SECONDS = 3600
 
 # How long an organiser's right to watch a board before its round closes is trusted
 # before it is read again: a director taken out of the directors' group, or whose
@@ -46,6 +62,177 @@ WATCHER_RECHECK_SECONDS = 10.0
 # process has not published yet (`BoardConsumer.table_views`): each socket gets every
 # action once and in order; past this, a missing one is given up (the next view holds it).
 REORDER_WAIT_SECONDS = 0.5
+
+
+def recheck_seconds() -> float:
+    """How long a socket's credential (its login's session, or its API token) is trusted
+    before it is read again (`SOCKET_RECHECK_SECONDS`)."""
+    return float(getattr(settings, "SOCKET_RECHECK_SECONDS", 10.0))
+
+
+def max_message_chars() -> int:
+    return int(getattr(settings, "SOCKET_MAX_MESSAGE_CHARS", 4096))
+
+
+class MessageBucket:
+    """One client's pace in this server process, kept in memory: at most `burst` messages
+    (and socket openings) at once, refilled at the per-user write rate. A client over it
+    is closed before its message costs the server anything (no cache, no database): a
+    flood of eight sockets otherwise has 120 refused actions each served before the
+    shared count stops them (about 10 ms each of a busy server), which is what slows the
+    other tables down. A person at a table, or a robot, acts at most once a second or so
+    and never empties it. One per user (all their sockets in the process), or per
+    address for sockets without a login (`bucket_of`)."""
+
+    def __init__(self, burst: int, per_second: float):
+        self.burst, self.per_second = burst, per_second
+        self.level = float(burst)
+        self.at = time.monotonic()
+
+    @classmethod
+    def from_settings(cls) -> MessageBucket | None:
+        rate = limits.parse_rate(getattr(settings, "API_WRITE_RATE_PER_USER", None))
+        burst = int(getattr(settings, "SOCKET_MESSAGE_BURST", 10))
+        if rate is None or burst <= 0:
+            return None
+        count, period = rate
+        return cls(burst, count / period)
+
+    def charge(self, messages: float) -> None:
+        """Take `messages` more (below empty: the next message waits for the refill)."""
+        self.level -= messages
+
+    def take(self) -> float | None:
+        """None if a message may go now (and counts it), else the seconds until one may."""
+        now = time.monotonic()
+        self.level = min(self.burst, self.level + (now - self.at) * self.per_second)
+        self.at = now
+        if self.level >= 1:
+            self.level -= 1
+            return None
+        return (1 - self.level) / self.per_second
+
+
+# What a refused or unreadable message costs a client's bucket, in messages: a person's
+# action is seldom refused (a claim answered from another device, a stale view), a
+# flood's always is, and each costs the server a view read again besides the refusal.
+REFUSED_MESSAGE_COST = 3
+
+# The buckets of this process's clients, by ("user", id) or ("address", address); a
+# bucket left full is forgotten when the dict is pruned (`bucket_of`).
+_buckets: dict[tuple, MessageBucket] = {}
+PRUNE_BUCKETS_AT = 10_000
+
+
+def bucket_of(user_id, address: str) -> MessageBucket | None:
+    fresh = MessageBucket.from_settings()
+    if fresh is None:
+        return None
+    key = ("user", user_id) if user_id is not None else ("address", address)
+    bucket = _buckets.get(key)
+    if bucket is None or (bucket.burst, bucket.per_second) != (fresh.burst, fresh.per_second):
+        if len(_buckets) >= PRUNE_BUCKETS_AT:
+            now = time.monotonic()
+            for old_key, old in list(_buckets.items()):
+                if old.level + (now - old.at) * old.per_second >= old.burst:
+                    del _buckets[old_key]
+        bucket = _buckets[key] = fresh
+    return bucket
+
+
+def write_limit_wait(user_id, address: str) -> float | None:
+    """Count one socket message (or opening) against the API's write limits, with the API
+    writes' own scopes (`limits.API_WRITE_LIMITS`): HTTP and the sockets share one budget
+    per user and one per address. None while within them, else the seconds to wait."""
+    waits = []
+    if user_id is not None:
+        waits.append(limits.hit("api-write-user", user_id, settings.API_WRITE_RATE_PER_USER))
+    waits.append(limits.hit("api-write-address", address, settings.API_WRITE_RATE_PER_ADDRESS))
+    found = [wait for wait in waits if wait is not None]
+    return max(found) if found else None
+
+
+@table_db
+def _count_write(user_id, address: str) -> float | None:
+    return write_limit_wait(user_id, address)
+
+
+@table_db
+def _take_message(
+    *, table, board_number, user, address, credential, recheck, action, not_understood, afresh
+) -> tuple:
+    """One client message in one trip to the pool (the cache, Redis in production, is
+    not called from the event loop, and a refused action costs one trip, not three):
+    counted against the write limits, the credential read again if due, then acted on.
+
+    ("limit", wait) | ("credential", why) | ("view", view) — accepted |
+    ("error", why, view, user) — refused or not understood, with the view to play on
+    from (`afresh`: for the user read again) | ("gone", ServiceError) — that view refused.
+    """
+    user_id = user.pk if getattr(user, "is_authenticated", False) else None
+    wait = write_limit_wait(user_id, address)
+    if wait is not None:
+        return ("limit", wait)
+    if recheck:
+        refusal = credential_refusal(credential, user_id)
+        if refusal is not None:
+            return ("credential", refusal)
+    reason = not_understood
+    if action is not None:
+        try:
+            return ("view", services.act(table=table, board_number=board_number, user=user,
+                                         action=action))  # fmt: skip
+        except ServiceError as error:
+            reason = str(error)
+    if afresh:
+        user = live_reads.user_afresh(user)
+    try:
+        view = services.board_view(table=table, board_number=board_number, user=user)
+    except ServiceError as error:
+        return ("gone", error)
+    return ("error", reason, view, user)
+
+
+@table_db
+def _credential_refusal(credential, user_id):
+    return credential_refusal(credential, user_id)
+
+
+def _anonymous_key(address: str) -> str:
+    return "sockets:anonymous:" + hashlib.sha1(address.encode()).hexdigest()[:20]
+
+
+@table_db
+def _take_anonymous_place(address: str) -> bool:
+    """Count one more anonymous socket from `address`; False (nothing counted) past
+    ANONYMOUS_SOCKETS_PER_ADDRESS. Shared by every server process through the cache; a
+    cache that cannot count lets the socket in (a limit must not take the site down)."""
+    cap = getattr(settings, "ANONYMOUS_SOCKETS_PER_ADDRESS", None)
+    if not cap:
+        return True
+    key = _anonymous_key(address)
+    try:
+        cache.add(key, 0, ANONYMOUS_COUNT_SECONDS)
+        count = cache.incr(key)
+        cache.touch(key, ANONYMOUS_COUNT_SECONDS)
+        if count > cap:
+            cache.decr(key)
+            return False
+    except Exception:
+        logger.warning("sockets: could not count anonymous sockets", exc_info=True)
+    return True
+
+
+@table_db
+def _give_back_anonymous_place(address: str) -> None:
+    key = _anonymous_key(address)
+    try:
+        if cache.decr(key) < 0:  # the count expired meanwhile and started again
+            cache.set(key, 0, ANONYMOUS_COUNT_SECONDS)
+    except ValueError:
+        pass  # expired: nothing left to give back
+    except Exception:
+        logger.warning("sockets: could not count anonymous sockets", exc_info=True)
 
 
 def table_group(table_id: int) -> str:
@@ -89,11 +276,6 @@ def _board_view_afresh(*, table, board_number: int, user) -> tuple[dict, object]
 
 
 @table_db
-def _act(*, table, board_number: int, user, action: dict) -> dict:
-    return services.act(table=table, board_number=board_number, user=user, action=action)
-
-
-@table_db
 def _next_seat(*, user, closed_round_id: int) -> dict | None:
     return live_reads.next_seat(user=user, closed_round_id=closed_round_id)
 
@@ -107,6 +289,12 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
     last_seq: int | None = None
     watch_checked_at = 0.0  # time.monotonic() when the right to watch was last read
     held_release: asyncio.TimerHandle | None = None
+    closing = False  # refused or closed by the server: the client's messages are ignored
+    address = ""  # the client's address, by the HTTP side's rule (`socket_address`)
+    anonymous_place = False  # holds a place in its address's count of anonymous sockets
+    credential_checked_at = 0.0  # time.monotonic() when the credential was last read
+    checker: asyncio.Task | None = None  # reads the credential again every so often
+    bucket: MessageBucket | None = None  # its client's pace here (None: no write limit)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -131,10 +319,30 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
         # Accepted first, so the refusal can be told in words and with a close code
         # (a handshake refused before acceptance is only an HTTP 403).
         await self.accept()
-        refusal = self.scope.get(TOKEN_REFUSAL)
+        refusal = self.scope.get(AUTH_REFUSAL)
         if refusal is not None:
             await self.refuse(refusal, CLOSE_UNAUTHENTICATED)
             return
+        self.address = socket_address(self.scope)
+        self.bucket = bucket_of(self.user_id, self.address)
+        # Opening a socket costs the server what a write does (the table, the view): it
+        # counts as one, so a client over the limits cannot reopen its way around them.
+        wait = self.bucket.take() if self.bucket is not None else None
+        if wait is not None:
+            await self.refuse(limits.too_many_requests_message(wait), CLOSE_TOO_MANY)
+            return
+        wait = await _count_write(self.user_id, self.address)
+        if wait is not None:
+            await self.refuse(limits.too_many_requests_message(wait), CLOSE_TOO_MANY)
+            return
+        if self.user_id is None:
+            if not await _take_anonymous_place(self.address):
+                await self.refuse(
+                    _("Too many connections from your address without a login: close some."),
+                    CLOSE_TOO_MANY,
+                )
+                return
+            self.anonymous_place = True
         self.table = await _load_table(route)
         if self.table is None:
             await self.refuse(_("No such table."), CLOSE_NOT_FOUND)
@@ -146,16 +354,28 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
         try:
             view = await self.current_view()
         except ServiceError as error:
-            await self.leave()
-            await self.refuse(str(error), _close_code(error))
+            await self.refuse(str(error), _close_code(error), leave=True)
             return
         self.watching = True
         self.sees_all = view["seat"] is None
-        self.watch_checked_at = time.monotonic()
+        self.watch_checked_at = self.credential_checked_at = time.monotonic()
         await self.send_view("snapshot", view)
+        if self.scope.get(CREDENTIAL) is not None:
+            self.checker = asyncio.ensure_future(self.keep_checking_credential())
 
     async def disconnect(self, code):
         await self.leave()
+        await self.give_back_anonymous_place()
+
+    @property
+    def user_id(self):
+        user = self.user
+        return user.pk if getattr(user, "is_authenticated", False) else None
+
+    async def give_back_anonymous_place(self):
+        if self.anonymous_place:
+            self.anonymous_place = False
+            await _give_back_anonymous_place(self.address)
 
     def drop_held(self) -> None:
         if self.held_release is not None:
@@ -165,13 +385,47 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
 
     async def leave(self):
         self.drop_held()
+        if self.checker is not None and self.checker is not asyncio.current_task():
+            self.checker.cancel()
+        self.checker = None
         if self.table is not None:
             await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
         self.watching = False
 
-    async def refuse(self, message: str, code: int):
+    async def refuse(self, message: str, code: int, *, leave: bool = False):
+        """Say why in words, close with `code`; once only (the credential's timer and a
+        message may both find a reason)."""
+        if self.closing:
+            return
+        self.closing = True
+        if leave:
+            await self.leave()
         await self.send_json({"type": "error", "error": str(message)})
         await self.close(code=code)
+        await self.give_back_anonymous_place()
+
+    # The credential, read again -------------------------------------------------
+
+    async def keep_checking_credential(self):
+        """Every SOCKET_RECHECK_SECONDS, whether the login's session or the API token the
+        socket was opened with still holds (logged out, revoked, expired, the account
+        closed: closed with 4401). The first wait is drawn in the second half of the
+        period, so the sockets opened together at a round's start are not read together."""
+        period = recheck_seconds()
+        await asyncio.sleep(period * random.uniform(0.5, 1.0))
+        while self.watching:
+            due = self.credential_checked_at + period - time.monotonic()
+            if due > 0:
+                await asyncio.sleep(due)
+                continue
+            refusal = await _credential_refusal(self.scope[CREDENTIAL], self.user_id)
+            self.credential_checked_at = time.monotonic()
+            if refusal is not None:
+                await self.end_for_credential(refusal)
+                return
+
+    async def end_for_credential(self, refusal: str):
+        await self.refuse(refusal, CLOSE_UNAUTHENTICATED, leave=True)
 
     async def current_view(self, *, afresh: bool = False) -> dict:
         """The board as the service shows it to this socket's user now; `afresh`: with
@@ -213,37 +467,82 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
 
     # From the client -------------------------------------------------------------
 
-    async def receive_json(self, content, **kwargs):
-        if not self.watching:
+    async def websocket_receive(self, message):
+        """Each client message, before it is read: size capped, counted against the write
+        limits (over them: refused and closed with 4429 at once), the credential read
+        again if due; a binary or unreadable message is answered with an error."""
+        if self.closing or not self.watching:
             return
+        text = message.get("text")
+        if text is not None and len(text) > max_message_chars():
+            # Read no further: a table's message is a few hundred characters.
+            self.closing = True
+            await self.leave()
+            await self.send_json(
+                {"type": "error", "board": self.board_number,
+                 "error": _("Message too long: an action is a few hundred characters.")}
+            )  # fmt: skip
+            await self.close(code=CLOSE_TOO_BIG)
+            return
+        wait = self.bucket.take() if self.bucket is not None else None
+        if wait is not None:
+            await self.refuse(limits.too_many_requests_message(wait), CLOSE_TOO_MANY, leave=True)
+            return
+        credential = self.scope.get(CREDENTIAL)
+        recheck = (
+            credential is not None
+            and time.monotonic() - self.credential_checked_at >= recheck_seconds()
+        )
+        action, not_understood = self.read_action(text)
+        outcome = await _take_message(
+            table=self.table,
+            board_number=self.board_number,
+            user=self.user,
+            address=self.address,
+            credential=credential,
+            recheck=recheck,
+            action=action,
+            not_understood=not_understood,
+            afresh=self.sees_all,
+        )
+        if recheck:
+            self.credential_checked_at = time.monotonic()
+        kind = outcome[0]
+        if kind == "limit":
+            await self.refuse(
+                limits.too_many_requests_message(outcome[1]), CLOSE_TOO_MANY, leave=True
+            )
+        elif kind == "credential":
+            await self.end_for_credential(outcome[1])
+        elif kind == "view":
+            await self.send_view("view", outcome[1])
+        elif kind == "gone":  # may no longer watch: the view was refused
+            await self.refuse(str(outcome[1]), _close_code(outcome[1]), leave=True)
+        else:
+            _kind, reason, view, user = outcome
+            if self.sees_all:
+                self.scope["user"] = user
+                self.watch_checked_at = time.monotonic()
+            if self.bucket is not None:
+                self.bucket.charge(REFUSED_MESSAGE_COST - 1)
+            await self.send_refusal(reason, view)
+
+    def read_action(self, text: str | None) -> tuple[dict | None, str | None]:
+        """(the action a message asks for, None) or (None, why it was not understood)."""
+        if text is None:
+            return None, _('Send actions as JSON text, e.g. {"type": "action", …}.')
+        try:
+            content = json.loads(text)
+        except (ValueError, RecursionError):  # not JSON, or nested deeper than Python reads
+            content = None
         if not isinstance(content, dict) or content.get("type") != "action":
-            await self.send_error(_('Unknown message: send {"type": "action", …}.'))
-            return
+            return None, _('Unknown message: send {"type": "action", …}.')
         action = {key: value for key, value in content.items() if key not in ("type", "action")}
         action["type"] = content.get("action")
-        try:
-            view = await _act(
-                table=self.table, board_number=self.board_number, user=self.user, action=action
-            )
-        except ServiceError as error:
-            await self.send_error(str(error))
-            return
-        await self.send_view("view", view)
+        return action, None
 
-    async def decode_json(self, text_data):
-        try:
-            return await super().decode_json(text_data)
-        except ValueError:
-            return None
-
-    async def send_error(self, message: str):
+    async def send_refusal(self, message: str, view: dict):
         """A refusal, to this client only, with the state it should now play from."""
-        try:
-            view = await self.current_view(afresh=self.sees_all)
-        except ServiceError as error:
-            await self.leave()
-            await self.refuse(str(error), _close_code(error))
-            return
         seq = _view_seq(view)
         self.last_seq = seq if self.last_seq is None else max(self.last_seq, seq)
         await self.send_json(
@@ -311,8 +610,7 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
         try:
             view = await self.current_view(afresh=self.sees_all)
         except ServiceError as error:
-            await self.leave()
-            await self.refuse(str(error), _close_code(error))
+            await self.refuse(str(error), _close_code(error), leave=True)
             return
         await self.send_view("view", view)
 

@@ -2,19 +2,21 @@
 
 from django.urls import path
 
+from .. import converters  # noqa: F401  (registers `<id:…>`)
 from .consumers import BoardConsumer
+
+# Row ids and numbers beyond 64 bits match no route (a 404 close, never an error).
 
 websocket_urlpatterns = [
     path(
-        "ws/tables/<int:table_id>/boards/<int:board>/",
+        "ws/tables/<id:table_id>/boards/<id:board>/",
         BoardConsumer.as_asgi(),
         name="ws-table-board",
     ),
     # The same socket named as the HTTP API names the table (tournament, round, table
     # numbers), for programs that know only those.
     path(
-        "ws/tournaments/<int:tournament_id>/rounds/<int:number>/tables/<int:table>"
-        "/boards/<int:board>/",
+        "ws/tournaments/<id:tournament_id>/rounds/<id:number>/tables/<id:table>/boards/<id:board>/",
         BoardConsumer.as_asgi(),
         name="ws-round-table-board",
     ),

@@ -17,18 +17,18 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .. import sql
+from .. import round_rules, sql
 from ..errors import NotAllowed, NotFound, PlayRefused
 from ..models import (
     Pair,
     PlayAction,
     PlayMode,
     Round,
-    RoundStatus,
     SeatsFixed,
     SwappedSeats,
     Table,
     Tournament,
+    TournamentStatus,
 )
 
 SEATS_OF_SIDE = {"NS": ("N", "S"), "EW": ("E", "W")}
@@ -75,12 +75,11 @@ def seat_of(table: Table, user, swapped: set[int] | None = None) -> str | None:
 def _lock_round_and_table(table: Table) -> tuple:
     """The round FOR SHARE (as result entry: the close waits for us), then the table, so
     that actions and swaps at one table are taken one at a time."""
-    share = " FOR SHARE OF r" if connection.vendor == "postgresql" else ""
     row = sql.fetch_one(
-        "SELECT r.number, r.status, r.ends_at, t.status, t.play"
+        "SELECT r.number, r.status, r.ends_at, t.status, t.play, t.paused_at"
         f" FROM {Round._meta.db_table} r"
         f" JOIN {Tournament._meta.db_table} t ON t.id = r.tournament_id"
-        f" WHERE r.id = %s{share}",
+        f" WHERE r.id = %s{sql.round_share_lock('r')}",
         [table.round_id],
     )
     _lock_table(table)
@@ -123,7 +122,11 @@ def swap_seats(*, table: Table, user, now: datetime | None = None) -> dict[str, 
             raise NotFound(
                 _("This tournament is played elsewhere: its boards are not played at our tables.")
             )
-        if row is None or row[1] == RoundStatus.CLOSED or now >= sql.timestamp(row[2]):
+        paused = row is not None and row[3] == TournamentStatus.PAUSED
+        paused_at = sql.timestamp(row[5]) if paused else None
+        if row is None or round_rules.bell_rung(
+            status=row[1], ends_at=sql.timestamp(row[2]), paused_at=paused_at, now=now
+        ):
             raise PlayRefused(_("The round is over: seats can no longer be swapped."))
         if PlayAction.objects.filter(table=table).exists():
             raise PlayRefused(

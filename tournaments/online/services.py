@@ -29,13 +29,14 @@ from django.utils.translation import gettext as _
 
 import play
 
-from .. import sql, validators, visibility
+from .. import round_rules, sql, validators, visibility
 from ..errors import NotAllowed, NotFound, PlayRefused, scoring_message
 from ..models import (
     Board,
     BoardResult,
     PlayAction,
     PlayMode,
+    ResultChangeKind,
     ResultState,
     Round,
     RoundStatus,
@@ -45,6 +46,7 @@ from ..models import (
     Tournament,
     TournamentStatus,
 )
+from ..services import history
 from . import events, replays, seats
 from .views import WATCHER, board_json, table_views
 
@@ -68,6 +70,7 @@ class _Context:
     deal: str
     dealer: str
     vulnerability: str
+    paused_at: datetime | None  # when the tournament was paused (None while it runs)
 
 
 @cache
@@ -77,10 +80,10 @@ def _context_sql(lock: bool) -> str:
     # the table FOR NO KEY UPDATE (actions and swaps at one table in turn; the close's
     # cut-off results, whose foreign key only needs KEY SHARE, are not held up).
     table = f" JOIN {Table._meta.db_table} tb ON tb.id = %s AND tb.round_id = r.id" if lock else ""
-    locks = " FOR SHARE OF r FOR NO KEY UPDATE OF tb" if lock else ""
+    locks = f"{sql.round_share_lock('r')} FOR NO KEY UPDATE OF tb" if lock else ""
     return (
         "SELECT r.number, r.status, r.starts_at, r.ends_at, r.closed_at, t.status, t.play,"
-        " b.id, b.deal, b.dealer, b.vulnerability"
+        " b.id, b.deal, b.dealer, b.vulnerability, t.paused_at"
         f" FROM {Round._meta.db_table} r"
         f" JOIN {Tournament._meta.db_table} t ON t.id = r.tournament_id{table}"
         f" LEFT JOIN {Board._meta.db_table} b ON b.round_id = r.id AND b.number = %s"
@@ -98,10 +101,9 @@ def _context(*, table: Table, board_number: int, lock: bool) -> _Context:
     row = sql.fetch_one_prepared(_context_sql(lock), [*params, board_number, table.round_id])
     if row is None:
         raise NotFound(_("This table's round no longer exists."))
-    number, status, starts_at, ends_at, closed_at, *rest = row
-    context = _Context(
-        number, status, *(sql.timestamp(v) for v in (starts_at, ends_at, closed_at)), *rest
-    )
+    number, status, starts_at, ends_at, closed_at, *rest, paused_at = row
+    times = (sql.timestamp(v) for v in (starts_at, ends_at, closed_at))
+    context = _Context(number, status, *times, *rest, sql.timestamp(paused_at))
     if context.play != PlayMode.ONLINE:
         raise NotFound(
             _("This tournament is played elsewhere: its boards are not played at our tables.")
@@ -329,13 +331,21 @@ def _pair_id(table: Table, user) -> int | None:
 
 
 def _bell_refusal(context: _Context, now: datetime) -> str | None:
-    if context.round_status == RoundStatus.CLOSED or now >= context.ends_at:
-        when = min(context.closed_at or context.ends_at, context.ends_at)
+    paused = context.tournament_status == TournamentStatus.PAUSED
+    if round_rules.bell_rung(
+        status=context.round_status,
+        ends_at=context.ends_at,
+        paused_at=context.paused_at if paused else None,
+        now=now,
+    ):
+        when = round_rules.bell_time(
+            status=context.round_status, ends_at=context.ends_at, closed_at=context.closed_at
+        )
         return _("Round %(n)s closed at %(t)s: no more calls or cards.") % {
             "n": context.round_number,
             "t": timezone.localtime(when).strftime("%H:%M:%S"),
         }
-    if context.tournament_status == TournamentStatus.PAUSED:
+    if paused:
         return _("The tournament is paused: play resumes when the director resumes it.")
     if now < context.starts_at or context.round_status != RoundStatus.OPEN:
         return _("Round %(n)s has not started yet.") % {"n": context.round_number}
@@ -385,7 +395,7 @@ def _store_result(
 ) -> BoardResult:
     result = state.result()
     passed_out = result.contract is None
-    return BoardResult.objects.create(
+    stored = BoardResult.objects.create(
         table_id=table.pk,
         board_id=board_id,
         state=ResultState.PASSED_OUT if passed_out else ResultState.PLAYED,
@@ -401,6 +411,9 @@ def _store_result(
         confirmed_at=now,
         played_online=True,
     )
+    # The cards are the entry: its history line as a player's entry's (RULES 3).
+    history.record(result=stored, kind=ResultChangeKind.ENTRY, by=user, at=now, before=None)
+    return stored
 
 
 def act(

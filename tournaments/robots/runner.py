@@ -16,7 +16,7 @@ import contextlib
 import logging
 import random
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
@@ -29,7 +29,7 @@ from ..deals import hands_of
 from ..models import Board, PlayMode, Round, RoundStatus, Table, Tournament, TournamentStatus
 from ..online import seats
 from ..services.simulator import board_facts
-from ..services.tokens import issue_token
+from ..services.tokens import ROBOT_TOKEN_DAYS, issue_robot_token, revoke_tokens
 from .client import CLOSED, DONE, GAVE_UP, BoardJob, Pace, SeatJob, play_seat
 
 logger = logging.getLogger("tournaments.robots")
@@ -37,6 +37,32 @@ logger = logging.getLogger("tournaments.robots")
 # A player who logged in since the robots started holds their seats this long after
 # the login (a robot takes an empty seat again after that).
 HUMAN_HOLDS = timedelta(minutes=30)
+# The robots' tokens expire a day after they are issued (`issue_robot_token`): a seat's
+# new runs get a fresh one once its token is half that old, so no run starts on a token
+# about to expire; every token a run issued is revoked when it stops.
+RENEW_TOKENS_AFTER = timedelta(days=ROBOT_TOKEN_DAYS) / 2
+
+
+@dataclass
+class RobotTokens:
+    """The tokens one run of the robots issued: a live one per player, and every one."""
+
+    live: dict[int, tuple[str, datetime]] = field(default_factory=dict)  # user -> key, issued
+    issued: list = field(default_factory=list)  # every ApiToken, to revoke at the stop
+
+    def key_for(self, user, now: datetime) -> str:
+        held = self.live.get(user.pk)
+        if held is None or now - held[1] >= RENEW_TOKENS_AFTER:
+            token, key = issue_robot_token(user=user, now=now)
+            self.issued.append(token)
+            held = self.live[user.pk] = (key, now)
+        return held[0]
+
+    def revoke_all(self) -> int:
+        """Revoke every token this run issued (the seats' sockets then close)."""
+        revoked = revoke_tokens(tokens=self.issued)
+        self.live.clear()
+        return revoked
 
 
 @dataclass(frozen=True)
@@ -79,7 +105,7 @@ def open_seats(
     *,
     tournament_ids: Iterable[int] | None,
     since: datetime,
-    tokens: dict[int, str],
+    tokens: RobotTokens,
     heuristic: bool,
     plan_cache: dict,
     names: tuple[str, ...] = (),
@@ -98,7 +124,8 @@ def open_seats(
     if names:
         rounds = rounds.filter(tournament__name__in=names)
     # A player holds their seat for a while after logging in; then robots may take it.
-    taken_after = max(since, (now or timezone.now()) - HUMAN_HOLDS)
+    now = now or timezone.now()
+    taken_after = max(since, now - HUMAN_HOLDS)
     found: list[_Seat] = []
     users = get_user_model()
     for round in rounds:
@@ -114,12 +141,10 @@ def open_seats(
                 user = people[user_id]
                 if user.last_login is not None and user.last_login > taken_after:
                     continue  # a person logged in: the seat is theirs
-                if user_id not in tokens:
-                    tokens[user_id] = issue_token(user=user)[1]
                 job = SeatJob(
                     table_id=table.pk,
                     seat=seat,
-                    token=tokens[user_id],
+                    token=tokens.key_for(user, now),
                     boards=tuple(
                         BoardJob(b.number, b.deal, plans[table.pk, b.number]) for b in boards
                     ),
@@ -160,7 +185,7 @@ async def drive(
     the open rounds (the demo starts its next event there). Answers how the seats'
     runs ended, counted by outcome."""
     since = timezone.now()
-    tokens: dict[int, str] = {}
+    tokens = RobotTokens()
     plan_cache: dict = {}
     tasks: dict[tuple[int, str], asyncio.Task] = {}
     counts: dict[str, int] = {}
@@ -225,6 +250,11 @@ async def drive(
         for task in tasks.values():
             task.cancel()
         await asyncio.gather(*tasks.values(), return_exceptions=True)
+        # The players' keys this run held stop working with it (they also expire).
+        try:
+            await asyncio.to_thread(_closing, tokens.revoke_all)
+        except Exception:
+            logger.exception("robots: revoking the robots' tokens failed (they expire)")
     return counts
 
 

@@ -33,6 +33,7 @@ from django.utils.translation import gettext as _
 import pairing
 import scoring
 
+from .. import round_rules
 from ..deals import generate_deal
 from ..errors import ClockError
 from ..models import (
@@ -42,7 +43,6 @@ from ..models import (
     ClockHeartbeat,
     FirstRoundDraw,
     Pair,
-    PairBoardScore,
     PairStatus,
     ResultState,
     Round,
@@ -53,7 +53,7 @@ from ..models import (
     UnplayedPolicy,
 )
 from ..online.events import round_changing, round_closing
-from . import board_scoring, history
+from . import board_scoring, history, rescoring
 from .bulk import insert_rows
 from .permissions import RUN_CLOCK, require
 
@@ -528,8 +528,9 @@ def extend_round(
         # While paused the bell has not rung: resume moves it by the pause's length, so a
         # bell that passed during the pause can still be moved (RULES 3). Only one that
         # rang before the pause is too late.
-        bell_checked_at = tournament.paused_at if tournament.paused_at else now
-        if current.status == RoundStatus.OPEN and current.ends_at <= bell_checked_at:
+        if current.status == RoundStatus.OPEN and round_rules.bell_rung(
+            status=current.status, ends_at=current.ends_at, paused_at=tournament.paused_at, now=now
+        ):
             raise ClockError(_("Round %(n)s has already reached its bell.") % {"n": current.number})
         current.ends_at += timedelta(minutes=minutes)
         current.save(update_fields=["ends_at"])
@@ -576,7 +577,10 @@ def _resume(tournament: Tournament, now: datetime) -> None:
         if current.status != RoundStatus.CLOSED:
             if current.starts_at > paused_at:
                 current.starts_at += paused_for
-            current.ends_at += paused_for
+            # A bell still ahead at the pause moves by its length; one that had rung
+            # stays rung (round_rules.bell_rung), and the next tick closes the round.
+            if current.ends_at > paused_at:
+                current.ends_at += paused_for
             current.save(update_fields=["starts_at", "ends_at"])
         round_changing(tournament=tournament, round=current)
     tournament.paused_at = None
@@ -604,26 +608,5 @@ def rescore_closed_round(*, round: Round, now: datetime, by=None, reason: str = 
         round = Round.objects.select_related("tournament").get(pk=round.pk)
         if round.status != RoundStatus.CLOSED:
             raise ClockError(_("Only a closed round can be re-scored."))
-        before = _result_points(round)
-        board_scoring.score_round(round=round)
-        history.record_rescore(
-            before=before, after=_result_points(round), by=by, at=now, reason=reason
-        )
-        board_scoring.update_totals(tournament=tournament)
-        for later in Round.objects.filter(
-            tournament=tournament, number__gte=round.number, status=RoundStatus.CLOSED
-        ).select_related("tournament"):
-            board_scoring.record_standings(round=later)
-        if tournament.status == TournamentStatus.FINISHED:
-            board_scoring.finalize_results(tournament=tournament, now=now)
+        rescoring.rescore(tournament=tournament, rounds=[round], by=by, now=now, reason=reason)
         return ActionReport(tournament=tournament, round=round)
-
-
-def _result_points(round: Round) -> dict[int, dict]:
-    """Each result's points across the field in `round`, by side, keyed by result id."""
-    points: dict[int, dict] = {}
-    for result_id, direction, value in PairBoardScore.objects.filter(
-        board__round=round, result__isnull=False
-    ).values_list("result_id", "direction", "points"):
-        points.setdefault(result_id, {})[f"{direction.lower()}_points"] = value
-    return points

@@ -122,6 +122,34 @@ def record_entry(*, result: BoardResult, by, at: datetime, existed: bool) -> Non
         )
 
 
+def record_many(
+    *,
+    results: Iterable[BoardResult],
+    kind: ResultChangeKind,
+    by,
+    at: datetime,
+    before: Mapping[int, dict] | None = None,
+    reason: str = "",
+) -> int:
+    """One change of each of `results` (as they are now, after it), in one statement:
+    a withdrawal's forfeits, a policy's cut-offs applied again. `before` by result id
+    (None: the change stored them first). Returns how many."""
+    rows = [
+        (
+            result.pk,
+            kind.value,
+            _user_id(by),
+            at,
+            (before or {}).get(result.pk),
+            snapshot(result),
+            reason,
+        )
+        for result in results
+    ]
+    insert_rows(ResultChange, HISTORY_FIELDS, rows)
+    return len(rows)
+
+
 def record_cut_off(
     *, result_ids: Iterable[int], at: datetime, stored_as: BoardResult, reason: str
 ) -> None:

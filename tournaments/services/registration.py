@@ -27,6 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from .. import round_rules
 from ..errors import NotAllowed, RegistrationError, ServiceError
 from ..models import (
     Adjustment,
@@ -36,14 +37,15 @@ from ..models import (
     Pair,
     PairMember,
     PairStatus,
+    ResultChangeKind,
     ResultState,
-    RoundStatus,
     Table,
     Tournament,
     TournamentStatus,
     player_name,
 )
 from ..timezones import zone_label
+from . import history
 from .permissions import MANAGE_PLAYERS, allowed, require
 
 User = get_user_model()
@@ -307,9 +309,12 @@ def forfeit_unfinished_boards(*, tournament: Tournament, pair: Pair, by, now: da
     its bell has rung (the cut-off decides those boards, as for every table).
     """
     round = tournament.round_set.current_for_update()
-    if round is None or round.status == RoundStatus.CLOSED:
+    if round is None:
         return 0
-    if tournament.status != TournamentStatus.PAUSED and now >= round.ends_at:
+    paused_at = tournament.paused_at if tournament.status == TournamentStatus.PAUSED else None
+    if round_rules.bell_rung(
+        status=round.status, ends_at=round.ends_at, paused_at=paused_at, now=now
+    ):
         return 0
     table = Table.objects.filter(Q(ns_pair=pair) | Q(ew_pair=pair), round=round).first()
     if table is None:
@@ -337,6 +342,9 @@ def forfeit_unfinished_boards(*, tournament: Tournament, pair: Pair, by, now: da
         for board in Board.objects.filter(round=round).exclude(id__in=finished)
     ]
     BoardResult.objects.bulk_create(adjusted)
+    history.record_many(
+        results=adjusted, kind=ResultChangeKind.ADJUSTMENT, by=by, at=now, reason=reason
+    )
     return len(adjusted)
 
 

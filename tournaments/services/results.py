@@ -23,14 +23,14 @@ from datetime import datetime
 from typing import cast
 
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 import scoring
 
-from .. import sql, validators
+from .. import round_rules, sql, validators
 from ..errors import (
     NotAllowed,
     NotFound,
@@ -102,23 +102,19 @@ def _local(when: datetime) -> str:
 
 
 def _entry_refusal(
-    *, number, status, starts_at, ends_at, closed_at, tournament_status, now
+    *, number, status, starts_at, ends_at, closed_at, tournament_status, paused_at, now
 ) -> str | None:
-    if status == RoundStatus.CLOSED:
+    paused_at = paused_at if tournament_status == TournamentStatus.PAUSED else None
+    if round_rules.bell_rung(status=status, ends_at=ends_at, paused_at=paused_at, now=now):
         # Entry stopped at the bell even when the clock's tick came a moment later;
         # a round the director closed early stopped then.
-        when = min(closed_at or ends_at, ends_at)
+        when = round_rules.bell_time(status=status, ends_at=ends_at, closed_at=closed_at)
         return _("Round %(n)s closed at %(t)s; results can no longer be entered.") % {
             "n": number,
             "t": _local(when),
         }
     if tournament_status == TournamentStatus.PAUSED:
         return _("The tournament is paused; results can be entered when it resumes.")
-    if now >= ends_at:
-        return _("Round %(n)s closed at %(t)s; results can no longer be entered.") % {
-            "n": number,
-            "t": _local(ends_at),
-        }
     # A round whose start has come is open for entries even before the clock's tick
     # marks it open: the tick may come a second later, and nobody should be refused.
     if now < starts_at:
@@ -135,31 +131,27 @@ def _entry_context(*, round_id: int, table_id: int, board_number: int) -> tuple 
     FOR SHARE: submissions don't block each other, only the close (FOR UPDATE), which
     then waits for every submission already in flight. Returns (round number, round
     status, starts_at, ends_at, closed_at, tournament status, board id, vulnerability,
-    state of this table's existing result) — board and result None when absent.
+    state of this table's existing result, play mode, the tournament's paused_at) —
+    board and result None when absent.
     """
     if not sql.storable(board_number):
         board_number = 0  # no board has it: the checks answer "not played in this round"
-    lock = " FOR SHARE OF r" if connection.vendor == "postgresql" else ""
     row = sql.fetch_one(
         "SELECT r.number, r.status, r.starts_at, r.ends_at, r.closed_at, t.status,"
-        " b.id, b.vulnerability, br.state, t.play"
+        " b.id, b.vulnerability, br.state, t.play, t.paused_at"
         f" FROM {sql.table(Round)} r"
         f" JOIN {sql.table(Tournament)} t ON t.id = r.tournament_id"
         f" LEFT JOIN {sql.table(Board)} b ON b.round_id = r.id AND b.number = %s"
         f" LEFT JOIN {sql.table(BoardResult)} br"
         "   ON br.board_id = b.id AND br.table_id = %s"
-        f" WHERE r.id = %s{lock}",
+        f" WHERE r.id = %s{sql.round_share_lock('r')}",
         [board_number, table_id, round_id],
     )
     if row is None:
         return None
-    number, status, starts_at, ends_at, closed_at, *rest = row
-    return (number, status, *(sql.timestamp(v) for v in (starts_at, ends_at, closed_at)), *rest)
-
-
-def seat_of(table: Table, user) -> str | None:
-    """'NS' or 'EW' when `user` plays at `table`, else None."""
-    return table.side_of(user.pk)
+    number, status, starts_at, ends_at, closed_at, *rest, paused_at = row
+    times = (sql.timestamp(v) for v in (starts_at, ends_at, closed_at))
+    return (number, status, *times, *rest, sql.timestamp(paused_at))
 
 
 # --- who may enter, confirm or dispute (the table page shows what these allow) ---------
@@ -176,14 +168,15 @@ def may_enter(
     no lock and writes nothing: `submit_result` calls it under the round's share lock, the
     table page to decide what to show.
     """
-    if seat_of(table, user) is None and not allowed(user, DIRECT_RESULTS):
+    if table.side_of(user.pk) is None and not allowed(user, DIRECT_RESULTS):
         return NotAllowed(
             _("Only the players at table %(t)s can enter its results.") % {"t": table.number}
         )
     refusal = _entry_refusal(
         number=round.number, status=round.status, starts_at=round.starts_at,
         ends_at=round.ends_at, closed_at=round.closed_at,
-        tournament_status=round.tournament.status, now=now,
+        tournament_status=round.tournament.status, paused_at=round.tournament.paused_at,
+        now=now,
     )  # fmt: skip
     if refusal:
         return RoundClosed(refusal)
@@ -201,14 +194,15 @@ def may_dispute(
     closed (or its bell rang) only the director changes its results. `table` needs its
     pairs, `round` its tournament.
     """
-    side = seat_of(table, user)
+    side = table.side_of(user.pk)
     if side is None:
         return NotAllowed(_("Only the players at this table can confirm or dispute its results."))
     if result.entered_by_id is not None and table.side_of(result.entered_by_id) == side:
         return NotAllowed(_("The other side confirms a result; you entered this one."))
     closed = _closed_refusal(
         number=round.number, status=round.status, ends_at=round.ends_at,
-        closed_at=round.closed_at, tournament_status=round.tournament.status, now=now,
+        closed_at=round.closed_at, tournament_status=round.tournament.status,
+        paused_at=round.tournament.paused_at, now=now,
     )  # fmt: skip
     if closed:
         return RoundClosed(closed)
@@ -327,15 +321,15 @@ def submit_result(
         )
         if context is None:
             raise NotFound(_("This table's round no longer exists."))
-        number, status, starts_at, ends_at, closed_at, t_status, board_id, vul, existing, play = (
-            context
-        )
+        (number, status, starts_at, ends_at, closed_at, t_status, board_id, vul, existing, play,
+         paused_at) = context  # fmt: skip
         if play == PlayMode.ONLINE and not allowed(user, DIRECT_RESULTS):
             raise ResultRefused(_("This tournament is played online: results are stored by play."))
         # The round as locked, for the one rule of who may enter (no query: built here).
         locked = Round(
             id=table.round_id, number=number, status=status, starts_at=starts_at,
-            ends_at=ends_at, closed_at=closed_at, tournament=Tournament(status=t_status),
+            ends_at=ends_at, closed_at=closed_at,
+            tournament=Tournament(status=t_status, paused_at=paused_at),
         )  # fmt: skip
         refusal = may_enter(table=table, user=user, round=locked, now=now, result_state=existing)
         if refusal is not None:
@@ -387,13 +381,12 @@ def _lock_round_of_result(result_id: int) -> None:
     The share lock orders a confirmation or dispute with the close (FOR UPDATE): one that
     got in first is kept, one that comes after sees the round closed.
     """
-    lock = " FOR SHARE OF r" if connection.vendor == "postgresql" else ""
     row = sql.fetch_one(
         "SELECT r.id"
         f" FROM {sql.table(BoardResult)} br"
         f" JOIN {sql.table(Table)} tb ON tb.id = br.table_id"
         f" JOIN {sql.table(Round)} r ON r.id = tb.round_id"
-        f" WHERE br.id = %s{lock}",
+        f" WHERE br.id = %s{sql.round_share_lock('r')}",
         [result_id],
     )
     if row is None:
@@ -401,16 +394,14 @@ def _lock_round_of_result(result_id: int) -> None:
 
 
 def _closed_refusal(
-    *, number, status, ends_at, closed_at, tournament_status, now: datetime
+    *, number, status, ends_at, closed_at, tournament_status, paused_at, now: datetime
 ) -> str | None:
     """Why a result can no longer be confirmed or disputed (its round closed, or the bell
     rang), or None."""
-    if status == RoundStatus.CLOSED:
-        when = min(closed_at or ends_at, ends_at)
-    elif tournament_status != TournamentStatus.PAUSED and now >= ends_at:
-        when = ends_at
-    else:
+    paused_at = paused_at if tournament_status == TournamentStatus.PAUSED else None
+    if not round_rules.bell_rung(status=status, ends_at=ends_at, paused_at=paused_at, now=now):
         return None
+    when = round_rules.bell_time(status=status, ends_at=ends_at, closed_at=closed_at)
     return _(
         "Round %(n)s closed at %(t)s; its results can no longer be confirmed or disputed. "
         "Ask the director."

@@ -35,6 +35,7 @@ from ..errors import ServiceError
 from ..models import (
     Board,
     BoardResult,
+    ResultChangeKind,
     ResultState,
     Round,
     RoundStatus,
@@ -45,7 +46,7 @@ from ..models import (
     UnplayedPolicy,
 )
 from ..online.events import round_changing
-from . import board_scoring
+from . import history, rescoring
 from .clock import CUTOFF
 from .permissions import CHANGE_TOURNAMENT, require
 from .setup import completion_threshold_percent
@@ -217,8 +218,8 @@ def change_scoring_settings(
             raise SettingsInvalid(_("These are the settings already in force: nothing to change."))
         tournament.save(update_fields=list(clean))
         if before["unplayed_policy"] != after["unplayed_policy"]:
-            _reapply_cutoff(tournament)
-        rescore_event(tournament=tournament, now=now)
+            _reapply_cutoff(tournament, by=by, now=now, reason=reason)
+        rescore_event(tournament=tournament, by=by, now=now, reason=reason)
         return SettingsChange.objects.create(
             tournament=tournament,
             changed_by=by,
@@ -246,40 +247,49 @@ def _cutoff_rows(tournament: Tournament):
     )
 
 
-def _reapply_cutoff(tournament: Tournament) -> int:
-    """What the new unplayed-board policy would have given at each bell (RULES 5.4)."""
+def _reapply_cutoff(tournament: Tournament, *, by, now: datetime, reason: str) -> int:
+    """What the new unplayed-board policy would have given at each bell (RULES 5.4),
+    each changed result's history line appended (RULES 3)."""
     adjustment = CUTOFF.get(tournament.unplayed_policy)
     if adjustment is None:
-        return _cutoff_rows(tournament).update(
-            state=ResultState.NOT_PLAYED, ns_adjustment="", ew_adjustment="", adjustment_reason=""
-        )
-    return _cutoff_rows(tournament).update(
-        state=ResultState.ADJUSTED,
-        ns_adjustment=adjustment[0],
-        ew_adjustment=adjustment[1],
-        adjustment_reason=str(_("Cut off at the bell")),
+        fields = {
+            "state": ResultState.NOT_PLAYED,
+            "ns_adjustment": "",
+            "ew_adjustment": "",
+            "adjustment_reason": "",
+        }
+    else:
+        fields = {
+            "state": ResultState.ADJUSTED,
+            "ns_adjustment": adjustment[0],
+            "ew_adjustment": adjustment[1],
+            "adjustment_reason": str(_("Cut off at the bell")),
+        }
+    rows = list(_cutoff_rows(tournament))
+    before = {row.pk: history.snapshot(row) for row in rows}
+    BoardResult.objects.filter(pk__in=list(before)).update(**fields)
+    for row in rows:
+        for name, value in fields.items():
+            setattr(row, name, value)
+    history.record_many(
+        results=rows, kind=ResultChangeKind.CUT_OFF, by=by, at=now, before=before, reason=reason
     )
+    return len(rows)
 
 
-def rescore_event(*, tournament: Tournament, now: datetime) -> None:
-    """Every closed round scored again, then totals, standings and (when the results are
-    out) ranking, master points and players' totals. The caller holds the tournament's
-    lock inside a transaction."""
+def rescore_event(*, tournament: Tournament, by, now: datetime, reason: str) -> None:
+    """Every closed round scored again through the one re-score path (`rescoring`), each
+    changed result's history line carrying the organiser and the reason. The caller
+    holds the tournament's lock inside a transaction."""
+    if tournament.scoring_method != ScoringMethod.XIMP:
+        # A datum belongs to cross-IMPs alone: scored otherwise, the boards keep none.
+        Board.objects.filter(tournament=tournament, datum__isnull=False).update(datum=None)
     closed = list(
         Round.objects.filter(tournament=tournament, status=RoundStatus.CLOSED)
         .select_related("tournament")
         .order_by("number")
     )
-    for round in closed:
-        round.tournament = tournament  # the settings just changed, not a stale copy
-        board_scoring.score_round(round=round)
-    if tournament.scoring_method != ScoringMethod.XIMP:
-        Board.objects.filter(tournament=tournament, datum__isnull=False).update(datum=None)
-    board_scoring.update_totals(tournament=tournament)
-    for round in closed:
-        board_scoring.record_standings(round=round)
-    if tournament.status == TournamentStatus.FINISHED:
-        board_scoring.finalize_results(tournament=tournament, now=now)
+    rescoring.rescore(tournament=tournament, rounds=closed, by=by, now=now, reason=reason)
 
 
 # --- round length and gap ------------------------------------------------------------

@@ -90,3 +90,38 @@ def revoke_tokens(*, tokens, now: datetime | None = None) -> int:
     now = now or timezone.now()
     ids = [t.pk for t in tokens]
     return ApiToken.objects.filter(pk__in=ids, revoked_at__isnull=True).update(revoked_at=now)
+
+
+def revoke_exposed_key(key: str, *, now: datetime | None = None) -> bool:
+    """Revoke the live token whose key is `key`, because the key was exposed (sent in a
+    URL, which servers and proxies log). True if a token was revoked now; an unknown,
+    expired or already revoked key changes nothing."""
+    now = now or timezone.now()
+    return bool(
+        ApiToken.objects.filter(key_hash=ApiToken.hash_key(key), revoked_at__isnull=True)
+        .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now))
+        .update(revoked_at=now)
+    )
+
+
+# Robots (`manage.py play_robots`) act with the players' own tokens: each run issues its
+# own, which expire by themselves a day later (a run killed without its cleanup leaves no
+# key that works forever) and which the run revokes when it stops.
+ROBOT_TOKEN_DAYS = 1
+
+
+def issue_robot_token(*, user, now: datetime | None = None) -> tuple[ApiToken, str]:
+    """A token for the robot that plays in `user`'s seat: expiring after ROBOT_TOKEN_DAYS."""
+    return issue_token(user=user, expires_in_days=ROBOT_TOKEN_DAYS, now=now)
+
+
+# A token's `last_used_at` (shown in admin) is written at most once a minute: the result
+# entry hot path reads the token on every request and must not write each time.
+TOUCH_EVERY = timedelta(minutes=1)
+
+
+def touch_token(*, token: ApiToken, now: datetime) -> None:
+    """Note that `token` was just used (at most one write a minute per token)."""
+    if token.last_used_at is None or now - token.last_used_at >= TOUCH_EVERY:
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        token.last_used_at = now

@@ -25,7 +25,6 @@ from ..errors import ServiceError
 from ..forms import DisputeForm, ResultForm
 from ..models import BoardResult, Direction, Table
 from ..services import results as results_service
-from ..services.results import seat_of
 
 TABLE_RELATED = (
     "round__tournament",
@@ -63,7 +62,7 @@ def _seated_table(
         pk=table_id,
         round__tournament_id=tournament_id,
     )
-    side = seat_of(table, request.user)
+    side = table.side_of(request.user.pk)
     if side is None:
         raise PermissionDenied(_("Only the players at this table can enter its results."))
     return table, side

@@ -341,3 +341,78 @@ def test_the_result_admin_shows_the_history(field, director, client, t0):
     text = page.content.decode()
     assert "Result history" in text or "result history" in text
     assert "Corrected" in text and "Entered" in text
+
+
+# --- every other write path of a result appends its line (RULES 3) ----------------------
+
+
+def test_a_withdrawals_forfeits_each_append_an_adjustment_line(field, director, t0):
+    from tournaments.services.registration import withdraw_pair
+
+    tournament, t1, _t2 = field
+    withdraw_pair(pair=t1.ns_pair, by=director, now=t0 + MINUTE)
+    forfeits = list(BoardResult.objects.filter(table=t1).order_by("board__number"))
+    assert [r.state for r in forfeits] == ["adjusted", "adjusted"]
+    for result in forfeits:
+        (line,) = history(result)
+        assert (line.kind, line.by, line.at, line.before) == (
+            K.ADJUSTMENT,
+            director,
+            t0 + MINUTE,
+            None,
+        )
+        assert line.after["ns_adjustment"] == "A-" and line.after["ew_adjustment"] == "A+"
+        assert line.reason == "Withdrawal"
+
+
+def test_a_new_unplayed_policy_appends_a_line_to_each_cut_off_it_changes(field, organiser, t0):
+    from tournaments.services.settings_change import change_scoring_settings
+
+    tournament, t1, _t2 = field
+    round1 = Round.objects.get(tournament=tournament, number=1)
+    advance(now=round1.ends_at)  # nothing entered: the bell cuts off all four boards
+    cut = list(BoardResult.objects.filter(board__round=round1).order_by("id"))
+    assert len(cut) == 4 and all(len(history(r)) == 1 for r in cut)
+    old_state = cut[0].state
+    change_scoring_settings(
+        tournament=tournament,
+        by=organiser,
+        changes={"unplayed_policy": "avg"},
+        reason="The club scores unplayed boards as average",
+        now=round1.ends_at + MINUTE,
+    )
+    for result in cut:
+        # The cut-off, the new policy's cut-off, and the re-score of the points it moved.
+        first, line, rescored = history(result)
+        assert first.kind == K.CUT_OFF and line.kind == K.CUT_OFF
+        assert (rescored.kind, rescored.by, rescored.reason) == (K.RESCORE, organiser, line.reason)
+        assert (line.by, line.at) == (organiser, round1.ends_at + MINUTE)
+        assert line.before["state"] == old_state and line.after["state"] == "adjusted"
+        assert line.after["ns_adjustment"] == line.after["ew_adjustment"] == "A"
+        assert line.reason == "The club scores unplayed boards as average"
+
+
+def test_a_board_played_at_the_systems_table_appends_its_entry_line(
+    make_tournament, register_pairs
+):
+    from tests.support.online_ws import open_online_round, robot_action, seated_users
+    from tournaments.online import services
+
+    _first, tables = open_online_round(make_tournament, register_pairs, boards=1)
+    table = tables[0]
+    users = seated_users(table)
+    last_actor = None
+    for _ in range(80):
+        for user in users.values():
+            action = robot_action(services.board_view(table=table, board_number=1, user=user))
+            if action is not None:
+                services.act(table=table, board_number=1, user=user, action=action)
+                last_actor = user
+                break
+        else:
+            break
+    result = BoardResult.objects.get(table=table, board__number=1)
+    assert result.played_online
+    (line,) = history(result)
+    assert (line.kind, line.by, line.before) == (K.ENTRY, last_actor, None)
+    assert line.after["contract"] == result.contract and line.after["ns_score"] == result.ns_score

@@ -85,4 +85,8 @@ def asgi_server(*, host: str, port: str) -> list[str]:
         # forge it past the lockout and the limits. Behind a proxy the application reads
         # the header itself, as TRUSTED_PROXIES says (tournaments/limits.py).
         "--no-proxy-headers",
+        # A table's message is a few hundred bytes: frames over 16 KiB are cut here,
+        # before the application reads them (SOCKET_MAX_MESSAGE_CHARS, docs/SECURITY.md).
+        "--ws-max-size",
+        "16384",
     ]

@@ -120,35 +120,32 @@ def _code_point(char: str) -> str:
     return f"U+{ord(char):04X}"
 
 
-def validate_name(value: str) -> None:
-    """A one-line name (a player's display name, a username, a tournament's name)."""
-    found = hostile_character(value or "")
+def _refuse(found: tuple[str, str] | None, what: str, messages: dict[str, str]) -> None:
+    """Raise the refusal of `hostile_character`'s finding (nothing when it found none):
+    the message for its kind, the code `<what>_<kind>`."""
     if found is None:
         return
     kind, char = found
-    if kind == "control":
-        message = _("A name may not contain control characters or line breaks (%(char)s).")
-    else:
-        message = _(
-            "A name may not contain characters that change the direction of text (%(char)s)."
-        )
-    raise ValidationError(message % {"char": _code_point(char)}, code=f"name_{kind}")
+    raise ValidationError(messages[kind] % {"char": _code_point(char)}, code=f"{what}_{kind}")
+
+
+def validate_name(value: str) -> None:
+    """A one-line name (a player's display name, a username, a tournament's name)."""
+    control = _("A name may not contain control characters or line breaks (%(char)s).")
+    reordering = _(
+        "A name may not contain characters that change the direction of text (%(char)s)."
+    )
+    _refuse(hostile_character(value or ""), "name", {"control": control, "reordering": reordering})
 
 
 def validate_description(value: str) -> None:
     """Free text over several lines: line breaks and tabs are fine, the rest as a name."""
+    control = _("The description may not contain control characters (%(char)s).")
+    reordering = _(
+        "The description may not contain characters that change the direction of text (%(char)s)."
+    )
     found = hostile_character(value or "", multiline=True)
-    if found is None:
-        return
-    kind, char = found
-    if kind == "control":
-        message = _("The description may not contain control characters (%(char)s).")
-    else:
-        message = _(
-            "The description may not contain characters that change the direction of "
-            "text (%(char)s)."
-        )
-    raise ValidationError(message % {"char": _code_point(char)}, code=f"description_{kind}")
+    _refuse(found, "description", {"control": control, "reordering": reordering})
 
 
 def typed_text(value: str, *, max_length: int, multiline: bool = False) -> str:
@@ -162,16 +159,12 @@ def typed_text(value: str, *, max_length: int, multiline: bool = False) -> str:
     # An alert typed over two lines is one line of text; tabs and breaks are folded
     # before the check, so only what is never text is refused.
     text = text.strip() if multiline else " ".join(text.split())
+    control = _("The text may not contain control characters (%(char)s).")
+    reordering = _(
+        "The text may not contain characters that change the direction of text (%(char)s)."
+    )
     found = hostile_character(text, multiline=multiline)
-    if found is not None:
-        kind, char = found
-        if kind == "control":
-            message = _("The text may not contain control characters (%(char)s).")
-        else:
-            message = _(
-                "The text may not contain characters that change the direction of text (%(char)s)."
-            )
-        raise ValidationError(message % {"char": _code_point(char)}, code=f"text_{kind}")
+    _refuse(found, "text", {"control": control, "reordering": reordering})
     return text[:max_length]
 
 

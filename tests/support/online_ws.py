@@ -132,3 +132,40 @@ def allowed_cards(viewer: str | None, view: dict | None, hands: dict[str, set[st
     if len(played) == 52:
         allowed = set().union(*hands.values())
     return allowed
+
+
+# --- a socket of the real ASGI application (Channels' communicator) --------------------
+
+SOCKET_TIMEOUT = 10
+
+
+async def connect(path, *, token=None, cookie=None, origin=None, host=None, query="",
+                  query_token=None):  # fmt: skip
+    """A socket opened on `path` through `config.asgi` (origin check, auth, routing):
+    (the communicator, whether the handshake was accepted)."""
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+
+    headers = []
+    if token is not None:
+        headers.append((b"authorization", f"Bearer {token}".encode()))
+    if cookie is not None:
+        headers.append((b"cookie", cookie.encode()))
+    if origin is not None:
+        headers.append((b"origin", origin.encode()))
+    if host is not None:
+        headers.append((b"host", host.encode()))
+    if query_token is not None:
+        query = f"?token={query_token}"
+    communicator = WebsocketCommunicator(application, path + query, headers=headers)
+    connected, _code = await communicator.connect(timeout=SOCKET_TIMEOUT)
+    return communicator, connected
+
+
+async def refused_with(communicator) -> tuple[dict, int]:
+    """(the error message, the close code) of a refused or ended connection."""
+    error = await communicator.receive_json_from(timeout=SOCKET_TIMEOUT)
+    closed = await communicator.receive_output(timeout=SOCKET_TIMEOUT)
+    assert closed["type"] == "websocket.close", closed
+    return error, closed["code"]

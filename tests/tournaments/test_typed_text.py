@@ -4,17 +4,21 @@ the HTTP API share `online.services.act`, the pages and the API share `results`.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.core.exceptions import ValidationError
 
 from tests.support.api import Api, result_path, token_for
+from tests.support.clock import submit
 from tests.support.online_ws import open_online_round, seated_users
 from tournaments import validators
 from tournaments.errors import PlayRefused, ResultRefused
 from tournaments.models import BoardResult, PlayAction, Table
 from tournaments.online import services
-from tournaments.services import results
+from tournaments.services import clock, results
 
+MINUTE = timedelta(minutes=1)
 HOSTILE = ["4♠ \u202enatural", "\u2066weak\u2069", "bell\x07", "nul\x00", "\u200fmark"]
 
 
@@ -66,33 +70,26 @@ def test_an_alert_with_them_is_refused_over_http_and_the_socket_path_alike(table
 def test_a_dispute_note_or_a_directors_reason_with_them_is_refused_and_changes_nothing(
     make_tournament, register_pairs, director, t0
 ):
-    import time_machine
-
-    from tournaments.services import clock
-
     tournament = make_tournament(rounds=2, boards_per_round=2)
     register_pairs(tournament, 4)
-    with time_machine.travel(t0, tick=False):
-        clock.advance(now=t0)
-        paper = Table.objects.select_related("ns_pair", "ew_pair").get(
-            round__tournament=tournament, round__number=1, number=1
+    clock.advance(now=t0)
+    paper = Table.objects.select_related("ew_pair__player1").get(
+        round__tournament=tournament, round__number=1, number=1
+    )
+    entered = submit(paper, 1, "4S", "N", 10, now=t0 + MINUTE)
+    with pytest.raises(ResultRefused, match="U\\+202E"):
+        results.dispute_result(
+            result=entered, user=paper.ew_pair.player1, note="\u202edown", now=t0 + MINUTE
         )
-        entered = results.submit_result(
+    stored = BoardResult.objects.get(pk=entered.pk)
+    assert not stored.disputed and stored.dispute_note == ""
+    with pytest.raises(ResultRefused, match="U\\+0007"):
+        results.director_set_result(
             table=paper,
             board_number=1,
-            entry=results.ContractEntry(contract="4S", declarer="N", tricks=10),
-            user=paper.ns_pair.player1,
+            by=director,
+            entry=results.ContractEntry(contract="4S", declarer="N", tricks=9),
+            reason="ring\x07",
+            now=t0 + MINUTE,
         )
-        with pytest.raises(ResultRefused, match="U\\+202E"):
-            results.dispute_result(result=entered, user=paper.ew_pair.player1, note="\u202edown")
-        stored = BoardResult.objects.get(pk=entered.pk)
-        assert not stored.disputed and stored.dispute_note == ""
-        with pytest.raises(ResultRefused, match="U\\+0007"):
-            results.director_set_result(
-                table=paper,
-                board_number=1,
-                by=director,
-                entry=results.ContractEntry(contract="4S", declarer="N", tricks=9),
-                reason="ring\x07",
-            )
-        assert BoardResult.objects.get(pk=entered.pk).tricks == 10
+    assert BoardResult.objects.get(pk=entered.pk).tricks == 10

@@ -25,7 +25,9 @@ from config.asgi import application
 from tests.support.online_ws import (
     board_path,
     cards_in,
+    connect,
     open_online_round,
+    refused_with,
     seated_users,
     session_cookie,
     token_of,
@@ -44,29 +46,6 @@ from tournaments.services.tokens import issue_token, revoke_tokens
 pytestmark = pytest.mark.django_db(transaction=True)
 TIMEOUT = 10
 SITE = "http://testserver"  # the communicator's own origin: ALLOWED_HOSTS, port 80
-
-
-async def connect(path, *, token=None, cookie=None, origin=None, host=None, query=""):
-    headers = []
-    if token is not None:
-        headers.append((b"authorization", f"Bearer {token}".encode()))
-    if cookie is not None:
-        headers.append((b"cookie", cookie.encode()))
-    if origin is not None:
-        headers.append((b"origin", origin.encode()))
-    if host is not None:
-        headers.append((b"host", host.encode()))
-    communicator = WebsocketCommunicator(application, path + query, headers=headers)
-    connected, _code = await communicator.connect(timeout=TIMEOUT)
-    return communicator, connected
-
-
-async def refused_with(communicator) -> tuple[dict, int]:
-    """(the error message, the close code) of a refused or ended connection."""
-    error = await communicator.receive_json_from(timeout=TIMEOUT)
-    closed = await communicator.receive_output(timeout=TIMEOUT)
-    assert closed["type"] == "websocket.close", closed
-    return error, closed["code"]
 
 
 @pytest.fixture

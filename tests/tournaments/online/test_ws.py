@@ -22,8 +22,10 @@ from tests.support.online_ws import (
     allowed_cards,
     board_path,
     cards_in,
+    connect,
     dealt_hands,
     open_online_round,
+    refused_with,
     robot_action,
     seated_users,
     session_cookie,
@@ -40,29 +42,6 @@ from tournaments.services import clock
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TIMEOUT = 10
-
-
-async def connect(path, *, token=None, cookie=None, origin=None, query_token=None):
-    headers = []
-    if token is not None:
-        headers.append((b"authorization", f"Bearer {token}".encode()))
-    if cookie is not None:
-        headers.append((b"cookie", cookie.encode()))
-    if origin is not None:
-        headers.append((b"origin", origin.encode()))
-    if query_token is not None:
-        path += f"?token={query_token}"
-    communicator = WebsocketCommunicator(application, path, headers=headers)
-    connected, _code = await communicator.connect(timeout=TIMEOUT)
-    return communicator, connected
-
-
-async def refused_with(communicator) -> tuple[dict, int]:
-    """(the error message, the close code) of a refused connection."""
-    error = await communicator.receive_json_from(timeout=TIMEOUT)
-    closed = await communicator.receive_output(timeout=TIMEOUT)
-    assert closed["type"] == "websocket.close"
-    return error, closed["code"]
 
 
 @pytest.fixture

@@ -347,3 +347,47 @@ def test_the_socket_sends_each_role_no_more_than_its_sight(
     # Opening the socket fixed the seated pair's seats; nobody else's.
     fixed = list(SeatsFixed.objects.values_list("pair_id", flat=True))
     assert fixed == [one.ns_pair_id]
+
+
+# --- admin -----------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_admin_lists_a_running_rounds_boards_and_results_to_directors_only(field, organiser):
+    """A staff account allowed to view boards and results, but not to set results, sees
+    only closed rounds' in admin; a director sees them all."""
+    from django.contrib.auth.models import Permission
+
+    first, one, _two, people = field
+    viewer = people["staff"]
+    viewer.user_permissions.add(
+        *Permission.objects.filter(codename__in=["view_board", "view_boardresult"])
+    )
+    board = first.boards.get(number=1)
+    result = BoardResult.objects.get(table=one, board=board)
+    pages = {
+        "boards": ("/admin/tournaments/board/", f"/admin/tournaments/board/{board.pk}/change/"),
+        "results": (
+            "/admin/tournaments/boardresult/",
+            f"/admin/tournaments/boardresult/{result.pk}/change/",
+        ),
+    }
+
+    def sight(user) -> dict[str, tuple[bool, int]]:
+        client = _client(user)
+        seen = {}
+        for name, (listing, change) in pages.items():
+            page = client.get(listing)
+            assert page.status_code == 200, (name, page.status_code)
+            shown = "/change/" in page.content.decode() and (
+                f"/{board.pk}/change/" in page.content.decode()
+                or f"/{result.pk}/change/" in page.content.decode()
+            )
+            seen[name] = (shown, client.get(change).status_code)
+        return seen
+
+    hidden = sight(viewer)
+    assert all(not shown and status != 200 for shown, status in hidden.values()), hidden
+    assert all(shown and status == 200 for shown, status in sight(people["director"]).values())
+    clock.close_round_now(tournament=first.tournament, by=organiser, round_number=1)
+    assert all(shown and status == 200 for shown, status in sight(viewer).values())

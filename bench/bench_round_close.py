@@ -2,7 +2,8 @@
 
 Run: DATABASE_URL=postgres://… .venv/bin/python bench/bench_round_close.py (or make bench)
 
-For fields of 100 and 1,000 tables × 4 boards it builds the field in bulk, lets the real
+For fields of 100, 1,000 and 5,000 tables × 4 boards (`--tables` or
+BENCH_ROUND_CLOSE_TABLES="100,1000" for others) it builds the field in bulk, lets the real
 clock (`clock.advance`) start the event and close rounds 1–4 over bulk-entered plausible
 results (so the seating has history to avoid rematches against), then times the clock's
 close of round 5: cut off the unfinished boards, score every board across the field,
@@ -10,13 +11,15 @@ rewrite the totals and standings, seat round 6 by the Swiss rule and open it. It
 the queries with CaptureQueriesContext (the count must not grow with the field) and
 breaks the time down by phase, so a slow phase points at its function.
 
-Target: ≤ 2 s at 1,000 tables, with the same number of queries at both sizes.
+Target: ≤ 2 s at 5,000 tables (10,000 pairs, the biggest events), with the same number of
+queries at every size.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import os
 import pstats
 import random
 import time
@@ -35,15 +38,42 @@ from common import (
 TARGET_SECONDS = 2.0
 
 
+def _cpu_seconds(pid: int | None) -> float:
+    """CPU seconds (user + system) used so far by process `pid` (None: this process)."""
+    if pid is None:
+        return time.process_time()
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class Phases:
-    """Wall time and query count of the clock's steps, by wrapping them in place."""
+    """Wall time, CPU and query count of the clock's steps, by wrapping them in place.
+
+    CPU is this process's (Python) and the database backend's (PostgreSQL, read from
+    /proc when it runs on this machine): on a shared machine the wall time swings with
+    the load, the CPU a phase costs much less.
+    """
 
     def __init__(self, connection):
         self.connection = connection
         self.seconds: dict[str, float] = defaultdict(float)
+        self.python: dict[str, float] = defaultdict(float)
+        self.postgres: dict[str, float] = defaultdict(float)
         self.queries: dict[str, int] = defaultdict(int)
         self.order: list[str] = []
         self._undo: list[tuple] = []
+        self.backend: int | None = None
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            self.backend = cursor.fetchone()[0]
+
+    def cpu(self) -> tuple[float, float]:
+        """(Python, PostgreSQL) CPU seconds so far."""
+        return _cpu_seconds(None), _cpu_seconds(self.backend)
 
     def wrap(self, owner, attr: str, label: str) -> None:
         original = getattr(owner, attr)
@@ -52,11 +82,15 @@ class Phases:
         @wraps(original)
         def timed(*args, **kwargs):
             before = len(phases.connection.queries_log)
+            py0, pg0 = phases.cpu()
             began = time.perf_counter()
             try:
                 return original(*args, **kwargs)
             finally:
                 phases.seconds[label] += time.perf_counter() - began
+                py1, pg1 = phases.cpu()
+                phases.python[label] += py1 - py0
+                phases.postgres[label] += pg1 - pg0
                 phases.queries[label] += len(phases.connection.queries_log) - before
                 if label not in phases.order:
                     phases.order.append(label)
@@ -117,6 +151,7 @@ def run(
     try:
         profiler = cProfile.Profile() if profile else None
         with CaptureQueriesContext(connection) as queries:
+            cpu0 = phases.cpu()
             t0 = time.perf_counter()
             if profiler:
                 profiler.enable()
@@ -124,6 +159,7 @@ def run(
             if profiler:
                 profiler.disable()
             seconds = time.perf_counter() - t0
+            cpu1 = phases.cpu()
     finally:
         phases.restore()
     if profiler:
@@ -146,14 +182,37 @@ def run(
         "earlier_closes": earlier,
         "rematches": following.rematches,
         "build_seconds": built,
-        "phases": [(label, phases.seconds[label], phases.queries[label]) for label in phases.order],
+        "phases": [
+            (
+                label,
+                phases.seconds[label],
+                phases.queries[label],
+                phases.python[label],
+                phases.postgres[label],
+            )
+            for label in phases.order
+        ],
+        # Everything outside the phases: the commit (PostgreSQL checks the deferred
+        # foreign keys of every row written then, and flushes the WAL), the round's own
+        # rows, the clock's second step and heartbeat.
+        "rest": (
+            seconds - sum(phases.seconds.values()),
+            len(queries.captured_queries) - sum(phases.queries.values()),
+            cpu1[0] - cpu0[0] - sum(phases.python.values()),
+            cpu1[1] - cpu0[1] - sum(phases.postgres.values()),
+        ),
+        "cpu": (cpu1[0] - cpu0[0], cpu1[1] - cpu0[1]),
         "sql": [q["sql"] for q in queries.captured_queries],
     }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tables", default="100,1000", help="comma-separated field sizes")
+    parser.add_argument(
+        "--tables",
+        default=os.environ.get("BENCH_ROUND_CLOSE_TABLES", "100,1000,5000"),
+        help="comma-separated field sizes (default: $BENCH_ROUND_CLOSE_TABLES or 100,1000,5000)",
+    )
     parser.add_argument("--boards", type=int, default=4, help="boards per round")
     parser.add_argument("--round", type=int, default=5, help="the round whose close is timed")
     parser.add_argument("--seed", type=int, default=8)
@@ -174,10 +233,16 @@ def main() -> None:
             f"{earlier} s; round {args.round}: {result['seconds']:.3f} s, "
             f"{result['queries']} queries, {result['rematches']} rematches in the next round"
         )
+        rest = ("commit (deferred FK checks), the rest", *result["rest"])
         print_table(
-            ["phase", "ms", "queries"],
-            [[label, f"{s * 1000:.0f}", q] for label, s, q in result["phases"]],
+            ["phase", "ms", "queries", "CPU ms: Python", "PostgreSQL"],
+            [
+                [label, f"{s * 1000:.0f}", q, f"{py * 1000:.0f}", f"{pg * 1000:.0f}"]
+                for label, s, q, py, pg in [*result["phases"], rest]
+            ],
         )
+        py, pg = result["cpu"]
+        print(f"  CPU of the close: Python {py:.2f} s, PostgreSQL {pg:.2f} s")
         if args.show_sql:
             for sql in result["sql"]:
                 print("   ", sql[:160])
@@ -188,7 +253,9 @@ def main() -> None:
             round=args.round,
             seconds=round(result["seconds"], 3),
             queries=result["queries"],
-            phases={label: round(s * 1000) for label, s, _q in result["phases"]},
+            phases={label: round(s * 1000) for label, s, *_ in result["phases"]},
+            cpu_python=round(result["cpu"][0], 3),
+            cpu_postgres=round(result["cpu"][1], 3),
         )
     print()
     print_table(
@@ -216,6 +283,7 @@ def main() -> None:
             time_ratio=round(growth, 2),
             queries_small=small["queries"],
             queries_large=large["queries"],
+            field_ratio=large["tables"] // small["tables"],
         )
 
 

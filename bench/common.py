@@ -195,7 +195,7 @@ def summary(path: str) -> None:
             same = e["queries_small"] == e["queries_large"]
             add(
                 "round close (PostgreSQL)",
-                "10× the field",
+                f"{e.get('field_ratio', 10)}× the field",
                 f"{e['time_ratio']}× the time; queries {e['queries_small']} → {e['queries_large']}",
                 "queries constant",
                 met(same),

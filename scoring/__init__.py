@@ -21,6 +21,7 @@ Totals, ranking and master points (RULES 5.3, 6, 7)
     running_total(method, board_points) -> float   IMP: sum; MP: mean (0.0 if none)
     settled_artificial(method, code, own) -> float  A+/A/A- against the pair's own % (5.4)
     pair_total(method, played_sum=, played_count=, artificial={code: n}) -> float
+    pair_totals(method, codes, [(played_sum, played_count, counts)]) -> list[float]
     completion(boards_completed, total_boards) -> float
     standing_key(total, boards_completed, registration_no): the order of every standings
     tie_break(above_key, below_key) -> None | TIE_BOARDS | TIE_REGISTRATION: what
@@ -34,7 +35,7 @@ Every refusal raises ScoringError (a ValueError; ContractError for contracts, de
 and results) with a message fit to show the user.
 """
 
-from .adjusted import own_percentage, pair_total, settled_artificial
+from .adjusted import own_percentage, pair_total, pair_totals, settled_artificial
 from .board import (
     RANKS,
     SEATS,
@@ -127,6 +128,7 @@ __all__ = [
     "own_percentage",
     "partner_of",
     "pair_total",
+    "pair_totals",
     "matchpoint_percentages",
     "parse_contract",
     "rank_pairs",

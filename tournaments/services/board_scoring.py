@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any, cast
 
 from django.db import connection
-from django.db.models import Count, Q, Sum
+from django.db.models import Sum
 
 import scoring
 
@@ -37,7 +37,7 @@ from ..models import (
     Tournament,
     listed_in_results,
 )
-from .bulk import insert_rows
+from .bulk import array_literal, insert_columns, insert_rows, update_columns
 
 AVERAGE: dict[str, float] = {
     ScoringMethod.MP: 50.0,
@@ -51,10 +51,13 @@ def score_round(*, round: Round) -> None:
 
     Adjusted scores are stored at their flat figures with their code; `update_totals`
     settles the MP ones against each pair's own percentage (RULES 5.4).
+
+    The scores go in column by column (`bulk.insert_columns`), each board's results as a
+    few lists, not one tuple per pair and board: 40,000 rows at 10,000 pairs.
     """
     tournament = round.tournament
     method = tournament.scoring_method
-    boards = list(Board.objects.filter(round=round).only("id", "number"))
+    board_ids = list(Board.objects.filter(round=round).values_list("id", flat=True))
     rows = BoardResult.objects.filter(board__round=round).values_list(
         "id",
         "board_id",
@@ -70,87 +73,131 @@ def score_round(*, round: Round) -> None:
         by_board[row[1]].append(row)
 
     PairBoardScore.objects.filter(board__round=round).delete()
-    new_scores: list[tuple] = []
-    datum_updates: list[Board] = []
-    for board in boards:
-        scored: list[tuple[tuple, Any]] = []  # (row, NS score or the two codes)
+    # The columns of PAIR_SCORE_FIELDS; each result gives its NS row then its EW row.
+    pairs: list = []
+    boards: list = []
+    results: list = []
+    directions: list = []
+    points: list = []
+    completed: list = []
+    artificial: list = []
+    played = (ResultState.PLAYED, ResultState.PASSED_OUT)
+    datums: list[int | None] = []
+    for board_id in board_ids:
+        scored: list[tuple] = []
+        entries: list[Any] = []  # NS score or the two codes
         unscored: list[tuple] = []
-        for row in by_board.get(board.id, ()):
-            result_id, _, state, ns_score, ns_adj, ew_adj, ns_pair, ew_pair = row
-            if state in (ResultState.PLAYED, ResultState.PASSED_OUT):
-                scored.append((row, ns_score))
+        for row in by_board.get(board_id, ()):
+            state = row[2]
+            if state in played:
+                scored.append(row)
+                entries.append(row[3])
             elif state == ResultState.ADJUSTED:
-                scored.append((row, (ns_adj, ew_adj)))
+                scored.append(row)
+                entries.append((row[4], row[5]))
             else:
                 unscored.append(row)
         datum = None
         if scored:
-            result = scoring.score_board(
-                method, [entry for _, entry in scored], neuberg=tournament.neuberg
-            )
+            result = scoring.score_board(method, entries, neuberg=tournament.neuberg)
             datum = result.datum
-            for (row, entry), ns_points, ew_points in zip(
-                scored, result.ns_points, result.ew_points, strict=True
-            ):
-                ns_code, ew_code = entry if isinstance(entry, tuple) else ("", "")
-                new_scores.append(
-                    _pair_score(row[6], board.id, row[0], Direction.NS, ns_points, ns_code)
-                )
-                new_scores.append(
-                    _pair_score(row[7], board.id, row[0], Direction.EW, ew_points, ew_code)
-                )
-        for row in unscored:
-            new_scores.append(_pair_score(row[6], board.id, row[0], Direction.NS, None))
-            new_scores.append(_pair_score(row[7], board.id, row[0], Direction.EW, None))
+            codes = [entry if isinstance(entry, tuple) else ("", "") for entry in entries]
+            _add_sides(pairs, scored, 6, 7)
+            _add_sides(results, scored, 0, 0)
+            _interleave(points, result.ns_points, result.ew_points)
+            _interleave(artificial, [c[0] for c in codes], [c[1] for c in codes])
+            boards += [board_id] * (2 * len(scored))
+            directions += [Direction.NS, Direction.EW] * len(scored)
+            completed += [True] * (2 * len(scored))
+        if unscored:
+            _add_sides(pairs, unscored, 6, 7)
+            _add_sides(results, unscored, 0, 0)
+            boards += [board_id] * (2 * len(unscored))
+            directions += [Direction.NS, Direction.EW] * len(unscored)
+            points += [None] * (2 * len(unscored))
+            completed += [False] * (2 * len(unscored))
+            artificial += [""] * (2 * len(unscored))
         if round.bye_pair_id:
             # A bye's boards count as completed and score average (RULES 4): an "A" that
             # no settling moves.
-            new_scores.append(
-                _pair_score(
-                    round.bye_pair_id,
-                    board.id,
-                    None,
-                    Direction.BYE,
-                    AVERAGE[method],
-                    Adjustment.AVG,
-                )
-            )
-        board.datum = datum
-        datum_updates.append(board)
-    insert_rows(PairBoardScore, PAIR_SCORE_FIELDS, new_scores)
+            pairs.append(round.bye_pair_id)
+            boards.append(board_id)
+            results.append(None)
+            directions.append(Direction.BYE)
+            points.append(AVERAGE[method])
+            completed.append(True)
+            artificial.append(Adjustment.AVG)
+        datums.append(datum)
+    insert_columns(
+        PairBoardScore,
+        PAIR_SCORE_FIELDS,
+        [pairs, boards, results, directions, points, completed, artificial],
+    )
     if tournament.scoring_method == ScoringMethod.XIMP:
-        Board.objects.bulk_update(datum_updates, ["datum"])
+        update_columns(Board, "id", ["datum"], [board_ids, datums])
+
+
+def _interleave(into: list, ns: list, ew: list) -> None:
+    """Append ns[0], ew[0], ns[1], ew[1], … to `into`."""
+    both: list = [None] * (2 * len(ns))
+    both[0::2] = ns
+    both[1::2] = ew
+    into += both
+
+
+def _add_sides(into: list, rows: list[tuple], ns_at: int, ew_at: int) -> None:
+    _interleave(into, [row[ns_at] for row in rows], [row[ew_at] for row in rows])
 
 
 PAIR_SCORE_FIELDS = ("pair", "board", "result", "direction", "points", "completed", "artificial")
 ADJUSTMENT_CODES = (Adjustment.AVG_PLUS, Adjustment.AVG, Adjustment.AVG_MINUS)
 
 
-def _pair_score(pair_id, board_id, result_id, direction, points, artificial="") -> tuple:
-    return (pair_id, board_id, result_id, direction, points, points is not None, artificial)
-
-
-def _pair_aggregates(tournament: Tournament, upto_round: int | None = None):
+def _pair_aggregates(tournament: Tournament, upto_round: int | None = None) -> list[tuple]:
     """Per registered pair: id, registration no., the sum and count of its played board
-    scores and how many of each adjusted-score code it holds, in one grouped query."""
-    completed = Q(board_scores__completed=True)
-    if upto_round is not None:
-        completed &= Q(board_scores__board__round__number__lte=upto_round)
-    played = completed & Q(board_scores__artificial="")
-    counts = {
-        f"n{index}": Count("board_scores", filter=completed & Q(board_scores__artificial=code))
-        for index, code in enumerate(ADJUSTMENT_CODES)
-    }
-    return (
+    scores and how many of each adjusted-score code it holds, in one grouped query.
+
+    The board scores are aggregated first, those of the tournament's boards only (by the
+    board index, not a scan of every event's scores), and the pairs joined to the sums.
+    """
+    listed = (
         Pair.objects.filter(tournament=tournament, status=PairStatus.CONFIRMED)
         .filter(listed_in_results())  # not a pair withdrawn before it was seated (RULES 1)
-        .annotate(
-            played_sum=Sum("board_scores__points", filter=played),
-            played_count=Count("board_scores", filter=played),
-            **counts,
-        )
-        .values_list("id", "registration_no", "played_sum", "played_count", *counts)
+        .order_by()
+        .values("id", "registration_no")
     )
+    pairs_sql, pairs_params = listed.query.sql_with_params()
+    score = sql.table(PairBoardScore)
+    artificial, completed = (sql.column(PairBoardScore, n) for n in ("artificial", "completed"))
+    counts = ", ".join(
+        f"COUNT(*) FILTER (WHERE s.{artificial} = %s) AS n{index}"
+        for index in range(len(ADJUSTMENT_CODES))
+    )
+    upto = ""
+    params: list = ["", "", *ADJUSTMENT_CODES, tournament.pk]
+    if upto_round is not None:
+        upto = (
+            f" AND b.{sql.column(Board, 'round')} IN (SELECT r.{sql.column(Round, 'id')}"
+            f" FROM {sql.table(Round)} AS r WHERE r.{sql.column(Round, 'tournament')} = %s"
+            f" AND r.{sql.column(Round, 'number')} <= %s)"
+        )
+        params += [tournament.pk, upto_round]
+    statement = (
+        "SELECT p.id, p.registration_no, a.played_sum, COALESCE(a.played_count, 0), "
+        + ", ".join(f"COALESCE(a.n{i}, 0)" for i in range(len(ADJUSTMENT_CODES)))
+        + f" FROM ({pairs_sql}) AS p LEFT JOIN ("
+        f"SELECT s.{sql.column(PairBoardScore, 'pair')} AS pair_id,"
+        f" SUM(s.{sql.column(PairBoardScore, 'points')}) FILTER (WHERE s.{artificial} = %s)"
+        f" AS played_sum, COUNT(*) FILTER (WHERE s.{artificial} = %s) AS played_count, {counts}"
+        f" FROM {score} AS s JOIN {sql.table(Board)} AS b"
+        f" ON b.{sql.column(Board, 'id')} = s.{sql.column(PairBoardScore, 'board')}"
+        f" WHERE b.{sql.column(Board, 'tournament')} = %s AND s.{completed}{upto}"
+        f" GROUP BY s.{sql.column(PairBoardScore, 'pair')}"
+        f") AS a ON a.pair_id = p.id"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(statement, [*pairs_params, *params])
+        return cursor.fetchall()
 
 
 def _standings_rows(tournament: Tournament, upto_round: int | None = None, *, settle=None):
@@ -160,26 +207,32 @@ def _standings_rows(tournament: Tournament, upto_round: int | None = None, *, se
     adjusted boards.
     """
     method = tournament.scoring_method
-    rows = []
-    for pair_id, reg_no, played_sum, played_count, *code_counts in _pair_aggregates(
-        tournament, upto_round
-    ):
-        played_sum = played_sum or 0.0
-        artificial = dict(zip(ADJUSTMENT_CODES, code_counts, strict=True))
-        total = scoring.pair_total(
-            method, played_sum=played_sum, played_count=played_count, artificial=artificial
+    aggregates = _pair_aggregates(tournament, upto_round)
+    totals = scoring.pair_totals(
+        method,
+        ADJUSTMENT_CODES,
+        (
+            (played_sum or 0.0, played_count, counts)
+            for _, _, played_sum, played_count, *counts in aggregates
+        ),
+    )
+    rows = [
+        (pair_id, reg_no, round_total(total), played_count + sum(code_counts))
+        for (pair_id, reg_no, _sum, played_count, *code_counts), total in zip(
+            aggregates, totals, strict=True
         )
-        rows.append((pair_id, reg_no, round_total(total), played_count + sum(code_counts)))
-        if (
-            settle is not None
-            and method == ScoringMethod.MP
-            and (artificial[Adjustment.AVG_PLUS] or artificial[Adjustment.AVG_MINUS])
-        ):
-            own = scoring.own_percentage(played_sum, played_count)
-            settle[pair_id] = (
-                scoring.settled_artificial(method, Adjustment.AVG_PLUS, own),
-                scoring.settled_artificial(method, Adjustment.AVG_MINUS, own),
-            )
+    ]
+    if settle is not None and method == ScoringMethod.MP:
+        plus, minus = (
+            ADJUSTMENT_CODES.index(c) for c in (Adjustment.AVG_PLUS, Adjustment.AVG_MINUS)
+        )
+        for pair_id, _reg, played_sum, played_count, *code_counts in aggregates:
+            if code_counts[plus] or code_counts[minus]:
+                own = scoring.own_percentage(played_sum or 0.0, played_count)
+                settle[pair_id] = (
+                    scoring.settled_artificial(method, Adjustment.AVG_PLUS, own),
+                    scoring.settled_artificial(method, Adjustment.AVG_MINUS, own),
+                )
     return rows
 
 
@@ -208,17 +261,25 @@ def _settle_adjusted_boards(tournament: Tournament, settle: dict[int, tuple[floa
     if not settle:
         return
     if connection.vendor == "postgresql":
-        values = ",".join(["(%s::bigint, %s::float8, %s::float8)"] * len(settle))
         points = sql.column(PairBoardScore, "points")
         artificial = f"s.{sql.column(PairBoardScore, 'artificial')}"
         settled = f"CASE {artificial} WHEN %s THEN v.plus ELSE v.minus END"
-        params: list = [Adjustment.AVG_PLUS]
-        params += [x for pair_id, (plus, minus) in settle.items() for x in (pair_id, plus, minus)]
-        params += [Adjustment.AVG_PLUS, Adjustment.AVG_MINUS, Adjustment.AVG_PLUS]
+        pair_field, points_field = (
+            sql.concrete_field(PairBoardScore, n) for n in ("pair", "points")
+        )
+        params: list = [
+            Adjustment.AVG_PLUS,
+            array_literal(pair_field, list(settle)),
+            array_literal(points_field, [plus for plus, _minus in settle.values()]),
+            array_literal(points_field, [minus for _plus, minus in settle.values()]),
+            Adjustment.AVG_PLUS,
+            Adjustment.AVG_MINUS,
+            Adjustment.AVG_PLUS,
+        ]
         with connection.cursor() as cursor:
             cursor.execute(
                 f"UPDATE {sql.table(PairBoardScore)} AS s SET {points} = {settled} "
-                f"FROM (VALUES {values}) AS v(pair_id, plus, minus) "
+                "FROM unnest(%s::bigint[], %s::float8[], %s::float8[]) AS v(pair_id, plus, minus) "
                 f"WHERE s.{sql.column(PairBoardScore, 'pair')} = v.pair_id"
                 f" AND {artificial} IN (%s, %s) AND s.{points} <> {settled}",
                 params,
@@ -231,25 +292,9 @@ def _settle_adjusted_boards(tournament: Tournament, settle: dict[int, tuple[floa
 
 
 def _bulk_set_pair_totals(rows) -> None:
-    if not rows:
-        return
-    if connection.vendor == "postgresql":
-        # One UPDATE … FROM (VALUES …) instead of a CASE per row: the bell at 2,000 pairs.
-        values = ",".join(["(%s::bigint, %s::double precision, %s::integer)"] * len(rows))
-        params = []
-        for pair_id, _reg, total, count in rows:
-            params += [pair_id, total, count]
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"UPDATE {sql.table(Pair)} AS p SET {sql.column(Pair, 'total')} = v.total, "
-                f"{sql.column(Pair, 'boards_completed')} = v.done"
-                f" FROM (VALUES {values}) AS v(id, total, done)"
-                f" WHERE p.{sql.column(Pair, 'id')} = v.id",
-                params,
-            )
-        return
-    pairs = [Pair(id=r[0], total=r[2], boards_completed=r[3]) for r in rows]
-    Pair.objects.bulk_update(pairs, ["total", "boards_completed"], batch_size=500)
+    # One UPDATE … FROM unnest(…) on PostgreSQL: the bell at 10,000 pairs.
+    ids, _regs, totals, counts = (list(c) for c in zip(*rows, strict=True)) if rows else ([],) * 4
+    update_columns(Pair, "id", ("total", "boards_completed"), [ids, totals, counts])
 
 
 def record_standings(
@@ -282,10 +327,19 @@ def record_standings(
 
 def _round_scores(round: Round) -> dict[int, float]:
     points: dict[int, list[float]] = defaultdict(list)
-    for pair_id, value in PairBoardScore.objects.filter(
-        board__round=round, completed=True
-    ).values_list("pair_id", "points"):
-        points[pair_id].append(cast(float, value))  # a completed board has its points
+    score = sql.table(PairBoardScore)
+    pair, value, completed, board = (
+        sql.column(PairBoardScore, n) for n in ("pair", "points", "completed", "board")
+    )
+    statement = (
+        f"SELECT s.{pair}, s.{value} FROM {score} AS s WHERE s.{completed} AND s.{board}"
+        f" IN (SELECT b.{sql.column(Board, 'id')} FROM {sql.table(Board)} AS b"
+        f" WHERE b.{sql.column(Board, 'round')} = %s)"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(statement, [round.pk])
+        for pair_id, board_points in cursor.fetchall():
+            points[pair_id].append(board_points)  # a completed board has its points
     method = round.tournament.scoring_method
     return {pid: round_total(scoring.running_total(method, pts)) for pid, pts in points.items()}
 

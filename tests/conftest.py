@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import itertools
+import os
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# No property test of the suite has a time limit per example: on a machine shared with
+# other work (and with the suite's own parallel workers) one slow example is no failure.
+# The examples drawn are each test's own (`max_examples`, never lowered here).
+hypothesis_settings.register_profile("suite", deadline=None)
+hypothesis_settings.load_profile("suite")
 
 # Fixtures shared by the API, export and server tests.
 pytest_plugins = [
@@ -17,9 +25,36 @@ pytest_plugins = [
     "tests.support.pages",
 ]
 
+
+def pytest_collection_modifyitems(config, items):
+    """Marks `alone` the timing tests tests/support/alone.py names (test.sh runs them by
+    themselves, after the parallel run)."""
+    from tests.support.alone import ALONE
+
+    for item in items:
+        if item.nodeid.split("[")[0] in ALONE:
+            item.add_marker(pytest.mark.alone)
+
+
 _counter = itertools.count(1)
 
 T0 = datetime(2026, 12, 1, 6, 0, tzinfo=UTC)  # 14:00 in Shanghai
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _shifted_clock():
+    """TESTS_SHIFT_DAYS=400 runs the tests (in this process: not the servers they start,
+    nor a browser's own clock) that many days after the real date, with the clock still
+    ticking: a test that passes only near T0's date fails so. Each test that travels in
+    time still travels where it says."""
+    days = int(os.environ.get("TESTS_SHIFT_DAYS") or 0)
+    if not days:
+        yield
+        return
+    import time_machine
+
+    with time_machine.travel(datetime.now(UTC) + timedelta(days=days), tick=True):
+        yield
 
 
 @pytest.fixture
@@ -98,6 +133,17 @@ def register_pairs(make_user):
         return pairs
 
     return register
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """A request in Chinese (LocaleMiddleware) or a test's translation.activate leaves
+    that language active in this thread; the next test starts in the default language,
+    whichever test ran before it in this worker."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

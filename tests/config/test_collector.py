@@ -2,6 +2,7 @@
 never walk the oldest generation; only the timed full collection frees old cycles."""
 
 import gc
+import threading
 import weakref
 
 import pytest
@@ -57,7 +58,29 @@ def test_tuned_collector_keeps_young_generations_small_and_leaves_the_old_one(
     del kept
 
 
-def test_full_collections_run_in_their_own_thread(restored_collector):
+@pytest.fixture
+def stoppable_full_collections(monkeypatch):
+    """The thread tune_for_sockets starts runs collect_fully for ever: left running, a
+    full collection every 0.05 s for the rest of the test process made every later test
+    several times slower (the pure property tests 3-6 times). It stops after the test."""
+    stop = threading.Event()
+    threads = []
+    real = collector.collect_fully
+
+    def until_stopped(*, every_seconds: float) -> None:
+        threads.append(threading.current_thread())
+        while not stop.is_set():
+            real(every_seconds=every_seconds, times=1)
+
+    monkeypatch.setattr(collector, "collect_fully", until_stopped)
+    yield
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=10)
+        assert not thread.is_alive()
+
+
+def test_full_collections_run_in_their_own_thread(restored_collector, stoppable_full_collections):
     thread = collector.tune_for_sockets(full_collection_seconds=0.05)
     old = _old_cycle()  # made after the freeze: frozen objects are never collected
     assert thread is not None and thread.daemon

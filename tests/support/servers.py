@@ -4,6 +4,7 @@ child process, the database URL a worker process should use."""
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -13,11 +14,37 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 from django.db import connection
 
+# Ports for the servers tests start: below Linux's ephemeral range (32768-60999, which the
+# kernel hands to outgoing connections and to bind(0)), one block per xdist worker, so a
+# port found free is not taken before the server binds it, by another worker's server or
+# by some connection's local end.
+PORT_BASE = 20_000
+PORTS_PER_WORKER = 600
+_next_port: dict[str, int] = {}
+
+
+def _worker_index() -> int:
+    """0 for gw0 (or a run without xdist), 1 for gw1, …"""
+    name = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    return int(name[2:]) if name[2:].isdigit() else 0
+
 
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A localhost port nobody listens on, from this worker's own block (tried in turn
+    from a random place: another suite running beside this one rarely starts at the
+    same)."""
+    first = PORT_BASE + PORTS_PER_WORKER * (_worker_index() % 20)
+    offset = _next_port.setdefault("offset", random.randrange(PORTS_PER_WORKER))
+    for step in range(PORTS_PER_WORKER):
+        port = first + (offset + step) % PORTS_PER_WORKER
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        _next_port["offset"] = offset + step + 1
+        return port
+    raise RuntimeError(f"no free port in {first}-{first + PORTS_PER_WORKER - 1}")
 
 
 def stop(process: subprocess.Popen) -> None:

@@ -48,7 +48,9 @@ def chromium():
 
 def new_page(browser, *, locale: str = "en-GB", width: int = 1280, height: int = 900):
     context = browser.new_context(locale=locale, viewport={"width": width, "height": height})
-    context.set_default_timeout(10_000)
+    # Generous for a loaded machine (parallel workers beside it): a wait that ends early
+    # costs nothing, and a page slower than this is still a failure.
+    context.set_default_timeout(30_000)
     return context.new_page()
 
 

@@ -122,7 +122,11 @@ def test_the_admin_refuses_a_bad_change_and_keeps_the_stored_settings(
 def test_an_edit_that_leaves_the_dates_alone_is_not_refused_for_them(admin_client, make_tournament):
     # Stored long ago: the start is in the past now, and that is no reason to refuse
     # a new description.
-    t = make_tournament(start_at=timezone.now() - timedelta(hours=2))
+    # Both dates from the real clock (not T0's), so the two stay a day apart in any year.
+    t = make_tournament(
+        start_at=timezone.now() - timedelta(hours=2),
+        registration_opens_at=timezone.now() - timedelta(days=1, hours=2),
+    )
     url = reverse("admin:tournaments_tournament_change", args=[t.pk])
     start = timezone.localtime(t.start_at)
     opens = timezone.localtime(t.registration_opens_at)

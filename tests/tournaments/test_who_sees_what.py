@@ -238,6 +238,9 @@ def test_the_dispute_queue_shows_hands_and_results_to_directors_only(
         assert bool(HAND_DIAGRAM.findall(html)) is sees, user
         assert (mark in html) is sees, user
         assert ("one down" in html) is sees, user
+        # Whose ruling it waits for: the director's, told to a staff account who can't.
+        assert ("waits for your ruling" in html) is sees, user
+        assert ("waits for a director's ruling" in html) is not sees, user
 
 
 # --- the seat swap --------------------------------------------------------------------

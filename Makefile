@@ -30,8 +30,8 @@ run: venv migrate
 	$(PY) manage.py serve_with_clock --host $(HOST) --port $(PORT)
 
 # Typed and checked by mypy (django-stubs); grows as modules are made clean.
-MYPY_PATHS := scoring pairing play simulation tournaments/services tournaments/sql.py \
-	tournaments/permissions.py tournaments/errors.py tournaments/validators.py
+MYPY_PATHS := scoring pairing play simulation tournaments/services tournaments/push tournaments/sql.py \
+	tournaments/permissions.py tournaments/errors.py tournaments/validators.py tournaments/round_rules.py
 
 test: dev-venv
 	$(VENV)/bin/ruff check .

@@ -83,7 +83,7 @@ def _own_cpu() -> float:
 # --- the event -------------------------------------------------------------------------
 
 
-def build_event(tables: int, boards: int, tag: str):
+def build_event(tables: int, boards: int, tag: str, rounds: int = 1):
     """An online event of 2×`tables` pairs, round 1 open now: (tournament, tables)."""
     from django.utils import timezone
 
@@ -97,7 +97,7 @@ def build_event(tables: int, boards: int, tag: str):
         name=f"Play bench {tag} ({tables} tables)",
         registration_opens_at=now - timedelta(days=1),
         start_at=now - timedelta(seconds=1),
-        rounds=1,
+        rounds=rounds,
         boards_per_round=boards,
         round_length=timedelta(hours=2),
         gap_length=timedelta(0),
@@ -118,8 +118,8 @@ def seat_jobs(tournament, tables, tokens: dict[int, str]):
     import play
     from simulation.robot import heuristic_plan
     from tournaments.models import Board
-    from tournaments.online import seats
     from tournaments.robots.client import BoardJob, SeatJob
+    from tournaments.selectors import table_seats
     from tournaments.services.tokens import issue_token
 
     boards = list(Board.objects.filter(round__tournament=tournament).order_by("number"))
@@ -134,10 +134,10 @@ def seat_jobs(tournament, tables, tokens: dict[int, str]):
     from django.contrib.auth import get_user_model
 
     users = get_user_model().objects.in_bulk(
-        {u for t in tables for u in seats.table_seats(t, set()).values()}
+        {u for t in tables for u in table_seats.table_seats(t, set()).values()}
     )
     for table in tables:
-        for seat, user_id in seats.table_seats(table, set()).items():
+        for seat, user_id in table_seats.table_seats(table, set()).items():
             if user_id not in tokens:
                 tokens[user_id] = issue_token(user=users[user_id])[1]
             jobs.append(
@@ -297,7 +297,9 @@ class Watch:
         return len(shown - allowed - {e["card"] for e in view["play"]})
 
 
-async def run_robots(jobs, watch: Watch, ports: list[int], pace, window: float, claim_after):
+async def run_robots(
+    jobs, watch: Watch, ports: list[int], pace, window: float, claim_after, after_window=None
+):
     from tournaments.robots.client import play_seat
 
     rng = random.Random(17)
@@ -358,6 +360,8 @@ async def run_robots(jobs, watch: Watch, ports: list[int], pace, window: float, 
     gc.disable()
     try:
         await asyncio.sleep(window)
+        if after_window is not None:
+            await after_window()
     finally:
         gc.enable()
     for task in tasks:
@@ -498,6 +502,125 @@ def scenario(label, tables, processes, pace, window, work: Path, redis: str, tok
     return row
 
 
+class BellWatch(Watch):
+    """`Watch` up to the bell, and each socket's `round_closed`: (when it came, with all
+    four hands in its view, with its next seat in round 2), by (table, seat). From the
+    close's commit (`rung_at`) on every hand is everyone's, so nothing after it is a leak
+    (a robot's action refused at the bell comes back with the public view)."""
+
+    def __init__(self, deals):
+        super().__init__(deals)
+        self.told: dict[tuple[int, str], tuple[float, bool, bool]] = {}
+        self.rung_at = float("inf")
+
+    def observer(self, table_id: int):
+        observe = super().observer(table_id)
+
+        def observer(event: str, seat: str, data: dict, at: float) -> None:
+            if data.get("type") == "round_closed":
+                view, following = data.get("view") or {}, data.get("next") or {}
+                self.told[table_id, seat] = (
+                    at,
+                    len(view.get("hands", {})) == 4,
+                    following.get("round") == 2 and following.get("table") is not None,
+                )
+                return
+            if at >= self.rung_at:
+                return  # the round has closed: every hand is everyone's now (RULES 9)
+            observe(event, seat, data, at)
+
+        return observer
+
+
+def bell_scenario(tables, processes, play_seconds, work: Path, redis: str, tokens) -> dict:
+    """The bell's fan-out: `tables` tables of robots at human pace, every seat's socket
+    open on the board in play; after `play_seconds` the clock closes round 1 (seating
+    round 2), and each socket's `round_closed` message is timed from the moment the close
+    committed (its announcement starts: `announcements.round_closed`, run on commit) to
+    its arrival, with its closing view (all four hands) and next seat checked."""
+    from django.db import connections
+
+    from tournaments.models import Round
+    from tournaments.robots.client import Pace
+    from tournaments.services import announcements, clock
+
+    tournament, seated = build_event(tables, 4, "bell", rounds=2)
+    jobs, deals = seat_jobs(tournament, seated, tokens)
+    first = Round.objects.get(tournament=tournament, number=1)
+    connections.close_all()
+    ports = [free_port() for _ in range(processes)]
+    servers = [start_uvicorn(p, redis, work / f"uvicorn-bell-{p}.log") for p in ports]
+    watch = BellWatch(deals)
+    told = watch.told
+    timing: dict[str, float] = {}
+    table_ids = {t.pk for t in seated}
+    original = announcements.round_closed
+
+    def timed_round_closed(**kwargs):
+        timing["committed"] = watch.rung_at = time.monotonic()
+        original(**kwargs)
+        timing["sent"] = time.monotonic()
+
+    def ring() -> None:
+        announcements.round_closed = timed_round_closed
+        try:
+            timing["ring"] = time.monotonic()
+            clock.advance(now=first.ends_at)
+            timing["returned"] = time.monotonic()
+        finally:
+            announcements.round_closed = original
+            connections.close_all()
+
+    async def after_window():
+        await asyncio.get_running_loop().run_in_executor(None, ring)
+        deadline = time.monotonic() + 60
+        while len(told) < len(jobs) and time.monotonic() < deadline:
+            await asyncio.sleep(0.2)
+
+    try:
+        for port, server in zip(ports, servers, strict=True):
+            wait_listening(port, server)
+        time.sleep(1)
+        held, _connect_s, failures = uvloop.run(
+            run_robots(
+                jobs, watch, ports, Pace(2.0, 6.0), play_seconds, claim_after=6,
+                after_window=after_window,
+            )
+        )  # fmt: skip
+    finally:
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    if "sent" not in timing:
+        sys.exit("bench_play: the bell did not ring (the close failed: see the log above)")
+    arrivals = [
+        at - timing["committed"] for (t, _s), (at, _v, _n) in told.items() if t in table_ids
+    ]
+    row = {
+        "scenario": f"bell-{processes}proc",
+        "tables": tables,
+        "processes": processes,
+        "sockets": len(jobs),
+        "held": held,
+        "failures": failures,
+        "told": len(told),
+        "without_view": sum(1 for _at, view, _n in told.values() if not view),
+        "without_next": sum(1 for _at, _v, following in told.values() if not following),
+        "close_ms": round(1000 * (timing["committed"] - timing["ring"]), 1),
+        "announce_ms": round(1000 * (timing["sent"] - timing["committed"]), 1),
+        "p50_ms": round(percentile(arrivals, 50), 1),
+        "p99_ms": round(percentile(arrivals, 99), 1),
+        "last_ms": round(1000 * max(arrivals, default=float("nan")), 1),
+        "leaked": watch.leaks,
+    }
+    record("play", **row)
+    return row
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sizes = os.environ.get("BENCH_PLAY_SIZES", "50,200,500,1000")
@@ -506,15 +629,30 @@ def main() -> None:
         "--window", type=float, default=float(os.environ.get("BENCH_PLAY_WINDOW", 60))
     )
     parser.add_argument("--saturation-tables", type=int, default=0, help="0: the largest that held")
+    bell = os.environ.get("BENCH_PLAY_BELL_TABLES", "200")
+    parser.add_argument(
+        "--bell-tables", default=bell, help="tables of the bell's fan-out (0: none)"
+    )
+    parser.add_argument("--bell-only", action="store_true", help="only the bell's fan-out")
     args = parser.parse_args()
-    setup_django()
     import tempfile
 
     work = Path(tempfile.mkdtemp(prefix="benchplay."))
     redis_process, redis = start_redis(work)
+    # This process rings the bell: its announcement goes through the servers' Redis.
+    os.environ["CHANNEL_LAYER_URL"] = redis
+    setup_django()
     tokens: dict[int, str] = {}
     rows = []
+    bell_rows = []
     try:
+        for tables in (int(t) for t in args.bell_tables.split(",") if t.strip() and int(t)):
+            for processes in (1, 2):
+                row = bell_scenario(tables, processes, 20.0, work, redis, tokens)
+                bell_rows.append(row)
+                print_row(row)
+        if args.bell_only:
+            return
         sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
         summary = []
         for processes in (1, 2):
@@ -545,6 +683,19 @@ def main() -> None:
     finally:
         redis_process.terminate()
         redis_process.wait(timeout=10)
+        if bell_rows:
+            print_table(
+                ["scenario", "tables", "sockets told", "no view", "no next", "close ms",
+                 "announce ms", "p50 ms", "p99 ms", "last ms", "leaked"],
+                [
+                    [r["scenario"], r["tables"], f"{r['told']}/{r['sockets']}", r["without_view"],
+                     r["without_next"], r["close_ms"], r["announce_ms"], r["p50_ms"],
+                     r["p99_ms"], r["last_ms"], r["leaked"]]
+                    for r in bell_rows
+                ],
+            )  # fmt: skip
+    if not rows:
+        return
     headers = ["scenario", "tables", "held", "actions/s", "p50", "p95", "p99", "lost", "dup",
                "order", "leaked", "cpu ms/act", "KB/conn"]  # fmt: skip
     print_table(

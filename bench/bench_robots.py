@@ -7,7 +7,7 @@ the same cores, so every microsecond a robot spends on a message is taken from t
 server. Here boards are played by four robots (`simulation.robot`, heuristic plans,
 claims after 6 tricks, as the play benchmark plays them) with `play.BoardState`; after
 each action every seat's message is built by the server's own
-`tournaments.online.views.board_json` and serialized as the server sends it. Each seat's
+`tournaments.selectors.board_views.board_json` and serialized as the server sends it. Each seat's
 stream (a snapshot, then a view per action) is then fed to the client's receive path
 (`tournaments.robots.client`: parse, `_receive`, and at its turn the decision `_send`
 makes) and to `Watch.observer`; every decision must be the action the board holds.
@@ -40,8 +40,8 @@ from bench.bench_play import Watch  # noqa: E402
 from bench.common import record  # noqa: E402
 from scoring import RANKS, SEATS, SUITS  # noqa: E402
 from simulation.robot import heuristic_plan, next_action  # noqa: E402
-from tournaments.online.views import board_json  # noqa: E402
 from tournaments.robots import client  # noqa: E402
+from tournaments.selectors.board_views import board_json  # noqa: E402
 
 CLAIM_AFTER = 6  # as bench_play
 

@@ -22,17 +22,17 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from config.collector import tune_for_sockets  # noqa: E402
-from tournaments.online.routing import websocket_urlpatterns  # noqa: E402
-from tournaments.online.ws_auth import (  # noqa: E402
+from tournaments.sockets.auth import (  # noqa: E402
     KeyInUrlGuard,
     SiteOriginValidator,
     TokenAuthMiddleware,
 )
+from tournaments.sockets.routing import websocket_urlpatterns  # noqa: E402
 
 # Pages and the API over HTTP; the live tables over WebSockets: people by their session
 # cookie from the site's own pages (the whole origin compared), programs by an API token
 # (which wins over a cookie when both are present). Outermost, a key sent in the URL is
-# taken out of the scope the server logs from (tournaments/online/ws_auth.py).
+# taken out of the scope the server logs from (tournaments.sockets.auth.py).
 application = ProtocolTypeRouter(
     {
         "http": django_application,

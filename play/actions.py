@@ -14,6 +14,9 @@ from .errors import gettext_noop as _
 PASS, DOUBLE, REDOUBLE = "P", "X", "XX"
 BIDS = tuple(f"{level}{strain}" for level in range(1, 8) for strain in STRAINS)
 """Every bid from lowest to highest: 1C, 1D, 1H, 1S, 1NT, 2C, … 7NT."""
+BID_INDEX = {bid: index for index, bid in enumerate(BIDS)}
+"""A bid's place in ``BIDS``: a dict, as the auction compares bids at every call."""
+_CALLS = frozenset((PASS, DOUBLE, REDOUBLE, *BIDS))
 
 
 def _seat(seat: object) -> str:
@@ -25,6 +28,15 @@ def _seat(seat: object) -> str:
 
 def _set(record: object, name: str, value: object) -> None:
     object.__setattr__(record, name, value)  # canonical spelling on a frozen record
+
+
+def _canonical(value: object, spellings: frozenset[str]) -> bool:
+    """Whether ``value`` is already spelt as the record keeps it: then the record keeps it
+    as it is. Replays make a record of every stored action, nearly all of them so."""
+    return type(value) is str and value in spellings
+
+
+_SEATS = frozenset(SEATS)
 
 
 @dataclass(frozen=True)
@@ -39,23 +51,28 @@ class Call:
     alert: str | None = None
 
     def __post_init__(self):
-        _set(self, "seat", _seat(self.seat))
+        if not _canonical(self.seat, _SEATS):
+            _set(self, "seat", _seat(self.seat))
+        if not _canonical(self.call, _CALLS):
+            self._spell_call()
+        if self.alert is not None and not isinstance(self.alert, str):
+            raise IllegalAction(_("an alert must be text"))
+
+    def _spell_call(self) -> None:
         text = self.call.strip().upper() if isinstance(self.call, str) else None
         if text is not None:
             text = PASS if text == "PASS" else text
             if text[-1:] == "N":
                 text += "T"
-        if text not in (PASS, DOUBLE, REDOUBLE, *BIDS):
+        if text not in _CALLS:
             raise IllegalAction(
                 _("unknown call %(call)r: use P, X, XX or a bid from 1C to 7NT"), call=self.call
             )
         _set(self, "call", text)
-        if self.alert is not None and not isinstance(self.alert, str):
-            raise IllegalAction(_("an alert must be text"))
 
     @property
     def is_bid(self) -> bool:
-        return self.call in BIDS
+        return self.call in BID_INDEX
 
 
 @dataclass(frozen=True)
@@ -66,7 +83,12 @@ class Card:
     card: str
 
     def __post_init__(self):
-        _set(self, "seat", _seat(self.seat))
+        if not _canonical(self.seat, _SEATS):
+            _set(self, "seat", _seat(self.seat))
+        if not _canonical(self.card, DECK):
+            self._spell_card()
+
+    def _spell_card(self) -> None:
         text = self.card.strip().upper() if isinstance(self.card, str) else None
         if text is not None and text[1:] == "10":
             text = text[0] + "T"

@@ -5,20 +5,62 @@ so a refused action changes nothing, and replaying the stored actions rebuilds t
 state exactly (a player who reconnects sees the same board).
 """
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
-from functools import cached_property
-from typing import cast
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, fields
+from typing import Any, Generic, TypeVar, cast, overload
 
 from scoring import SEATS, Contract, ScoringError, contract_score, partner_of, seat_offset, side_of
 from scoring import validate_vulnerability as _vulnerability
 
-from .actions import BIDS, DOUBLE, PASS, REDOUBLE, Action, Call, Card, Claim, ClaimResponse
+from .actions import (
+    BID_INDEX,
+    BIDS,
+    DOUBLE,
+    PASS,
+    REDOUBLE,
+    Action,
+    Call,
+    Card,
+    Claim,
+    ClaimResponse,
+)
 from .cards import Hands, parse_deal, rank_order, sort_hand
 from .errors import DealError, IllegalAction
 from .errors import gettext_noop as _
 
 _SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_SEAT_INDEX = {seat: index for index, seat in enumerate(SEATS)}
+_ALL_SEATS = frozenset(SEATS)
+
+T = TypeVar("T")
+
+
+class _cached(Generic[T]):
+    """``functools.cached_property`` without its lock: Python 3.11's takes one lock for
+    the whole class on every first computation, which was most of a replay's time. The
+    values are functions of an immutable state, so two threads computing one agree."""
+
+    def __init__(self, compute: Callable[[Any], T]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    @overload
+    def __get__(self, state: None, owner: type) -> "_cached[T]": ...
+
+    @overload
+    def __get__(self, state: object, owner: type | None = None) -> T: ...
+
+    def __get__(self, state: object, owner: type | None = None) -> "T | _cached[T]":
+        if state is None:
+            return self
+        value = state.__dict__[self.name] = self.compute(state)
+        return value
+
+
+# What the auction settles for the rest of the board: once it is over, each new state
+# takes these from the one before instead of reading the calls again.
+_AUCTION_FACTS = ("_last_bid", "is_auction_over", "passed_out", "contract", "declarer", "dummy")
 
 
 @dataclass(frozen=True)
@@ -49,11 +91,13 @@ class Result:
 def trick_winner(leader: str, cards: tuple[str, ...], strain: str) -> str:
     """The highest trump wins, else the highest card of the suit led (Law 44)."""
     led = cards[0][0]
-
-    def power(card: str) -> tuple[bool, bool, int]:
-        return card[0] == strain, card[0] == led, rank_order(card)
-
-    return seat_offset(leader, max(range(len(cards)), key=lambda i: power(cards[i])))
+    best, best_power = 0, (led == strain, True, rank_order(cards[0]))
+    for index in range(1, len(cards)):
+        card = cards[index]
+        power = (card[0] == strain, card[0] == led, rank_order(card))
+        if power > best_power:  # the first of equals wins, as max() would have it
+            best, best_power = index, power
+    return seat_offset(leader, best)
 
 
 @dataclass(frozen=True)
@@ -119,7 +163,23 @@ class BoardState:
             after = self._answer(action)
         else:
             raise IllegalAction(_("%(action)r is not a call, card or claim"), action=action)
-        return replace(after, actions=(*self.actions, action))
+        known = after.__dict__  # a new state that nobody else holds yet
+        known["actions"] = (*self.actions, action)
+        if self.is_auction_over:
+            for fact in _AUCTION_FACTS:
+                known[fact] = getattr(self, fact)
+        return after
+
+    def _with(self, **changes: Any) -> "BoardState":
+        """``dataclasses.replace`` without its look at every field each time (it was a
+        third of an action's cost). ``changes`` may also give what the new state is
+        already known to be (a cached fact such as ``_last_bid``)."""
+        new = object.__new__(type(self))
+        own, values = self.__dict__, new.__dict__
+        for name in _FIELDS:
+            values[name] = own[name]
+        values.update(changes)
+        return new
 
     def allows(self, action: Action) -> bool:
         """Whether ``apply(action)`` would be accepted now."""
@@ -137,7 +197,7 @@ class BoardState:
         if call.seat != self.turn:
             raise IllegalAction(_("not your turn: %(seat)s is to call"), seat=self.turn)
         bid, doubling = self._last_bid
-        if call.is_bid and bid is not None and BIDS.index(call.call) <= BIDS.index(bid.call):
+        if call.is_bid and bid is not None and BID_INDEX[call.call] <= BID_INDEX[bid.call]:
             raise IllegalAction(
                 _("insufficient bid: %(call)s is not higher than %(bid)s"),
                 call=call.call,
@@ -159,13 +219,20 @@ class BoardState:
                 raise IllegalAction(_("you may redouble only your own side's bid"))
             if doubling == 2:
                 raise IllegalAction(_("%(bid)s has already been redoubled"), bid=bid.call)
-        after = replace(self, calls=(*self.calls, call))
+        last: tuple[Call | None, int]
+        if call.is_bid:
+            last = (call, 0)
+        elif call.call == PASS:
+            last = (bid, doubling)
+        else:
+            last = (bid, 1 if call.call == DOUBLE else 2)
+        after = self._with(calls=(*self.calls, call), _last_bid=last)
         if after.is_auction_over and not after.passed_out:
             # Law 41A: the player on declarer's left makes the opening lead.
-            after = replace(after, current_trick=Trick(seat_offset(after._declarer, 1)))
+            after = after._with(current_trick=Trick(seat_offset(after._declarer, 1)))
         return after
 
-    @cached_property
+    @_cached
     def _last_bid(self) -> tuple[Call | None, int]:
         """The last bid so far and its doubling: 0, 1 (doubled) or 2 (redoubled)."""
         bid, doubling = None, 0
@@ -176,12 +243,12 @@ class BoardState:
                 doubling = 1 if call.call == DOUBLE else 2
         return bid, doubling
 
-    @cached_property
+    @_cached
     def is_auction_over(self) -> bool:
         """Three passes after a call other than pass, or four passes (Law 17E)."""
         return len(self.calls) >= 4 and all(call.call == PASS for call in self.calls[-3:])
 
-    @cached_property
+    @_cached
     def passed_out(self) -> bool:
         return self.is_auction_over and self._last_bid[0] is None
 
@@ -195,9 +262,9 @@ class BoardState:
         ours = side_of(bid.seat) == side_of(self._turn)
         doubles = (DOUBLE,) if not ours and doubling == 0 else ()
         redoubles = (REDOUBLE,) if ours and doubling == 1 else ()
-        return (PASS, *doubles, *redoubles, *BIDS[BIDS.index(bid.call) + 1 :])
+        return (PASS, *doubles, *redoubles, *BIDS[BID_INDEX[bid.call] + 1 :])
 
-    @cached_property
+    @_cached
     def contract(self) -> Contract | None:
         """The final contract once the auction is over (None if passed out or still bidding)."""
         bid, doubling = self._last_bid
@@ -205,7 +272,7 @@ class BoardState:
             return None
         return Contract(int(bid.call[0]), bid.call[1:], doubling)
 
-    @cached_property
+    @_cached
     def declarer(self) -> str | None:
         """The player of the declaring side who first named the final strain (RULES 9)."""
         contract = self.contract
@@ -219,7 +286,7 @@ class BoardState:
             if call.is_bid and call.call[1:] == contract.strain and side_of(call.seat) == side
         )
 
-    @property
+    @_cached
     def dummy(self) -> str | None:
         return partner_of(self.declarer) if self.declarer else None
 
@@ -247,16 +314,17 @@ class BoardState:
 
     # -- the play (Laws 41-47, RULES 9) ------------------------------------------------
 
-    @cached_property
+    @_cached
     def turn(self) -> str | None:
         """The seat to call, or whose hand plays next (dummy's seat when dummy plays)."""
         if self.is_over:
             return None
         if not self.is_auction_over:
             return seat_offset(self.dealer, len(self.calls))
-        return seat_offset(self._trick.leader, len(self._trick.cards))
+        trick = self._trick
+        return seat_offset(trick.leader, len(trick.cards))
 
-    @property
+    @_cached
     def actor(self) -> str | None:
         """The player who must act now: declarer plays dummy's cards (Law 45A)."""
         turn = self.turn
@@ -265,44 +333,51 @@ class BoardState:
     def _play(self, card: Card) -> "BoardState":
         if not self.is_auction_over:
             raise IllegalAction(_("the auction is not over: no card can be played yet"))
-        self._refuse_while_claim_waits()
+        if self.pending_claim is not None:
+            self._refuse_while_claim_waits()
         turn = self._turn
         if card.seat != self.actor:
             if card.seat == self.dummy == turn:
                 raise IllegalAction(_("declarer plays dummy's cards"))
             raise IllegalAction(_("not your turn: %(seat)s is to play"), seat=turn)
-        hand = self.hands[SEATS.index(turn)]
+        index = _SEAT_INDEX[turn]
+        held = self.hands
+        hand = held[index]
         if card.card not in hand:
             raise IllegalAction(_("%(card)s is not in %(seat)s's hand"), card=card.card, seat=turn)
         trick = self._trick
         if trick.cards:
             led = trick.cards[0][0]
-            if card.card[0] != led and any(held[0] == led for held in hand):
+            if card.card[0] != led and any(other[0] == led for other in hand):
                 # Law 44C: a player must follow suit if able.
                 raise IllegalAction(
                     _("you must follow suit: play a %(suit)s"), suit=_SUIT_SYMBOLS[led]
                 )
-        hands = cast(
-            Hands,
-            tuple(
-                held - {card.card} if seat == turn else held
-                for seat, held in zip(SEATS, self.hands, strict=True)
-            ),
-        )
+        hands = cast(Hands, (*held[:index], hand - {card.card}, *held[index + 1 :]))
         cards = (*trick.cards, card.card)
+        # Whose turn it is next and whether the board is over are known here (no claim
+        # can be waiting or accepted while cards are played): the new state is told.
         if len(cards) < 4:
-            return replace(self, hands=hands, current_trick=Trick(trick.leader, cards))
+            return self._with(
+                hands=hands,
+                current_trick=Trick(trick.leader, cards),
+                turn=SEATS[(index + 1) % 4],
+                is_over=False,
+            )
         # Law 44G: the winner of a trick leads to the next one.
         winner = trick_winner(trick.leader, cards, self._contract.strain)
         tricks = (*self.tricks, Trick(trick.leader, cards, winner))
-        current = Trick(winner) if len(tricks) < 13 else None
-        return replace(self, hands=hands, tricks=tricks, current_trick=current)
+        if len(tricks) < 13:
+            return self._with(
+                hands=hands, tricks=tricks, current_trick=Trick(winner), turn=winner, is_over=False
+            )
+        return self._with(hands=hands, tricks=tricks, current_trick=None, turn=None, is_over=True)
 
     def legal_cards(self) -> tuple[str, ...]:
         """The cards the hand to play may play now (follow suit if able); () if none."""
         if self.is_over or not self.is_auction_over or self.pending_claim:
             return ()
-        hand = self.hands[SEATS.index(self._turn)]
+        hand = self.hands[_SEAT_INDEX[self._turn]]
         if self._trick.cards:
             led = self._trick.cards[0][0]
             following = [card for card in hand if card[0] == led]
@@ -310,7 +385,7 @@ class BoardState:
                 return sort_hand(following)
         return sort_hand(hand)
 
-    @cached_property
+    @_cached
     def opening_lead(self) -> str | None:
         trick = self.tricks[0] if self.tricks else self.current_trick
         return trick.cards[0] if trick is not None and trick.cards else None
@@ -327,7 +402,7 @@ class BoardState:
     def visible_seats(self, seat: str) -> frozenset[str]:
         """Whose hands ``seat`` may see: their own, dummy after the lead, all four when over."""
         if self.is_over:
-            return frozenset(SEATS)
+            return _ALL_SEATS
         if self.dummy_visible:
             return frozenset({seat, cast(str, self.dummy)})  # dummy is seen after the lead
         return frozenset({seat})
@@ -355,7 +430,7 @@ class BoardState:
                 remaining=remaining,
                 tricks=claim.tricks,
             )
-        return replace(self, pending_claim=claim, claim_accepted_by=frozenset())
+        return self._with(pending_claim=claim, claim_accepted_by=frozenset())
 
     @property
     def claim_answers_awaited(self) -> frozenset[str]:
@@ -376,15 +451,15 @@ class BoardState:
             raise IllegalAction(_("you have already accepted this claim"))
         if not answer.accept:
             # Online practice (RULES 9): either opponent rejecting the claim means play goes on.
-            return replace(self, pending_claim=None, claim_accepted_by=frozenset())
+            return self._with(pending_claim=None, claim_accepted_by=frozenset())
         accepted = self.claim_accepted_by | {answer.seat}
         if len(accepted) < 2:
-            return replace(self, claim_accepted_by=accepted)
-        return replace(self, pending_claim=None, claim_accepted_by=accepted, accepted_claim=claim)
+            return self._with(claim_accepted_by=accepted)
+        return self._with(pending_claim=None, claim_accepted_by=accepted, accepted_claim=claim)
 
     # -- the end ----------------------------------------------------------------------
 
-    @cached_property
+    @_cached
     def is_over(self) -> bool:
         """Passed out, 13 tricks played, or a claim accepted by both opponents."""
         return self.passed_out or len(self.tricks) == 13 or self.accepted_claim is not None
@@ -413,3 +488,6 @@ class BoardState:
         tricks = self.tricks_won[side_of(self._declarer)]
         score = contract_score(self._contract, self._declarer, tricks, self.vulnerability)
         return Result(self.contract, self.declarer, tricks, self.opening_lead, score)
+
+
+_FIELDS = tuple(field.name for field in fields(BoardState))

@@ -1,6 +1,7 @@
 """Cards and deals: a card is its suit letter and rank ("SA", "HT", "D2")."""
 
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 
 from scoring import RANKS, SEATS, SUITS, seat_offset
 
@@ -13,19 +14,54 @@ Hands = tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]
 """The four hands in the order of ``SEATS`` (N, E, S, W)."""
 
 
+def _shown_order(card: str) -> tuple[int, int]:
+    return SUITS.index(card[0]), RANKS.index(card[1])
+
+
+# Looked up rather than computed: hands are sorted and tricks judged at every action.
+_SHOWN_PLACE = {card: place for place, card in enumerate(sorted(DECK, key=_shown_order))}
+_RANK_ORDER = {card: 12 - RANKS.index(card[1]) for card in DECK}
+
+
 def rank_order(card: str) -> int:
     """Strength of a card within its suit: the ace is 12, the two 0."""
-    return 12 - RANKS.index(card[1])
+    order = _RANK_ORDER.get(card)
+    return 12 - RANKS.index(card[1]) if order is None else order
 
 
 def sort_hand(cards: Iterable[str]) -> tuple[str, ...]:
     """Cards as a hand is shown: spades, hearts, diamonds, clubs, each from the top."""
-    return tuple(sorted(cards, key=lambda card: (SUITS.index(card[0]), RANKS.index(card[1]))))
+    held = list(cards)
+    try:
+        return tuple(sorted(held, key=_SHOWN_PLACE.__getitem__))
+    except (KeyError, TypeError):  # not all cards of the deck: ordered by their text
+        return tuple(sorted(held, key=_shown_order))
 
 
 def parse_deal(deal: "str | Mapping[str, Iterable[str]]") -> Hands:
     """The four hands of a PBN deal string ("N:AKQ.T98.… …", any first seat, hands
     clockwise, suits S.H.D.C) or of a mapping seat -> cards ("SA", "HT", …)."""
+    if isinstance(deal, str):
+        return _kept_hands(deal)
+    if isinstance(deal, Mapping) and sorted(deal) == sorted(SEATS):
+        held = tuple(tuple(deal[seat]) for seat in SEATS)
+        if all(type(card) is str for hand in held for card in hand):
+            return _kept_hands(held)
+        deal = dict(zip(SEATS, held, strict=True))  # each hand read once, as by _checked
+    return _checked(deal)
+
+
+# A board is replayed from its deal again and again (each reconnection, each record, a
+# robot's every view); the hands are immutable, so the parse is kept. A deal refused
+# raises again: lru_cache keeps no exception.
+@lru_cache(maxsize=4096)
+def _kept_hands(deal: "str | tuple[tuple[str, ...], ...]") -> Hands:
+    if isinstance(deal, str):
+        return _checked(deal)
+    return _checked(dict(zip(SEATS, deal, strict=True)))
+
+
+def _checked(deal: "str | Mapping[str, Iterable[str]]") -> Hands:
     if isinstance(deal, str):
         hands = _parse_pbn(deal)
     elif isinstance(deal, Mapping) and sorted(deal) == sorted(SEATS):

@@ -573,10 +573,33 @@ class BoardResult(models.Model):
 class PairBoardScore(models.Model):
     """A pair's score on one board: % for MP, IMPs otherwise; rewritten at every scoring."""
 
-    pair = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="board_scores")
-    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="pair_scores")
+    # Derived rows without database foreign keys (migration 0018). Only the scoring
+    # writes them, from ids it has just read under the tournament's lock, and it deletes
+    # and rewrites a round's rows each time; PostgreSQL checking three keys on each of
+    # the 40,000 rows of a 10,000-pair bell cost more than the rest of the close's writes
+    # together. Deletes still cascade to them, in Django (nothing in the code deletes a
+    # pair, board or result in raw SQL). Given up: a score whose pair, board or result
+    # vanished outside the ORM, or in a delete racing a scoring, stays behind unseen
+    # (every read reaches scores through a live pair, board or result) instead of the
+    # delete failing. No index on `pair` alone: the unique (pair, board) one serves it.
+    pair = models.ForeignKey(
+        Pair,
+        on_delete=models.CASCADE,
+        related_name="board_scores",
+        db_constraint=False,
+        db_index=False,
+    )
+    board = models.ForeignKey(
+        Board, on_delete=models.CASCADE, related_name="pair_scores", db_constraint=False
+    )
+    # Its index is for the cascade when a result is deleted (with a table or an event).
     result = models.ForeignKey(
-        BoardResult, null=True, blank=True, on_delete=models.CASCADE, related_name="pair_scores"
+        BoardResult,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="pair_scores",
+        db_constraint=False,
     )
     direction = models.CharField(_("direction"), max_length=3, choices=Direction.choices)
     points = models.FloatField(_("points"), null=True, blank=True)
@@ -607,8 +630,20 @@ class PairBoardScore(models.Model):
 class Standing(models.Model):
     """A pair's running total and position after a closed round (pair page, chart)."""
 
-    pair = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="standings")
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="standings")
+    # Derived rows without database foreign keys, as `PairBoardScore` and for the same
+    # reason (10,000 rows rewritten at every bell of the biggest events). The unique
+    # (pair, round) index serves the lookups by pair; `round`'s own index serves the
+    # delete of a round's standings and the live version's highest id.
+    pair = models.ForeignKey(
+        Pair,
+        on_delete=models.CASCADE,
+        related_name="standings",
+        db_constraint=False,
+        db_index=False,
+    )
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="standings", db_constraint=False
+    )
     round_score = models.FloatField(_("round score"), null=True, blank=True)
     total = models.FloatField(_("running total"))
     boards_completed = models.PositiveIntegerField(_("boards completed"))
@@ -756,45 +791,32 @@ class PlayAction(models.Model):
         return f"{self.table} · {self.board.number} #{self.seq} {self.seat} {self.kind}"
 
 
-class SwappedSeats(models.Model):
-    """A pair whose two players swapped seats at a table (player2 N/E, player1 S/W).
+class PairSeats(models.Model):
+    """How a pair sits at a table for the round (RULES 9): its two players swapped (player2
+    North or East, player1 South or West) or not, and from when its seats are fixed.
 
-    No row is the default (player1 North or East); the pair may swap until the first
-    call at its table in the round (`online.seats.swap_seats`)."""
+    No row is the default (player1 North or East, not fixed). The pair may swap until
+    either of its players is first sent a hand of the round there: `fixed_at` is set then
+    (`services.table_play.board_view`, under the table's lock), and from then on, or after
+    the table's first call, `services.seats.swap_seats` refuses, so a swap can never show
+    a player the partner's cards (`tournaments.visibility`)."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="swapped_seats")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="pair_seats")
     pair = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="+")
+    swapped = models.BooleanField(_("swapped"), default=False)
+    fixed_at = models.DateTimeField(_("fixed at"), null=True, blank=True)
 
     class Meta:
-        verbose_name = _("swapped seats")
-        verbose_name_plural = _("swapped seats")
+        verbose_name = _("seats of a pair")
+        verbose_name_plural = _("seats of pairs")
         constraints = [
-            models.UniqueConstraint(fields=["table", "pair"], name="swappedseats_unique"),
+            models.UniqueConstraint(fields=["table", "pair"], name="pairseats_unique"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.table}: {self.pair} swapped"
-
-
-class SeatsFixed(models.Model):
-    """A pair whose seats at a table are fixed for the round: from the moment either of
-    its players was first sent a hand of the round there (`online.services.board_view`),
-    `online.seats.swap_seats` refuses, so a swap can never show a player the partner's
-    cards (`tournaments.visibility`)."""
-
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
-    pair = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="+")
-    fixed_at = models.DateTimeField(_("fixed at"))
-
-    class Meta:
-        verbose_name = _("fixed seats")
-        verbose_name_plural = _("fixed seats")
-        constraints = [
-            models.UniqueConstraint(fields=["table", "pair"], name="seatsfixed_unique"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.table}: {self.pair} seats fixed"
+        swapped = "swapped" if self.swapped else "as registered"
+        fixed = ", fixed" if self.fixed_at is not None else ""
+        return f"{self.table}: {self.pair} {swapped}{fixed}"
 
 
 class SettingsChange(models.Model):
@@ -849,6 +871,15 @@ class ResultChangeKind(models.TextChoices):
     DIRECTOR_RESULT = "director_result", _("Director's result")
     ADJUSTMENT = "adjustment", _("Adjusted score")
     RESCORE = "rescore", _("Re-scored")
+
+
+# The stored fields of a result that a change can touch, by attribute name: what a
+# history line's `before` and `after` hold.
+RESULT_SNAPSHOT_FIELDS = (
+    "state", "contract", "declarer", "lead", "tricks", "ns_score", "ns_adjustment",
+    "ew_adjustment", "entered_by_id", "entered_at", "confirmed_by_id", "confirmed_at",
+    "disputed", "dispute_note", "disputed_at", "adjusted_by_id", "adjustment_reason",
+)  # fmt: skip
 
 
 class ResultChange(models.Model):

@@ -1,6 +1,7 @@
 """The round-state rules every writer asks: has a round's bell rung, and when (RULES 3,
-the table of what a pause does). One home, so entry, play, confirmations, seat swaps,
-withdrawals and the organiser's extend cannot disagree about a pause.
+the table of what a pause does); has the tournament started. One home, so entry, play,
+confirmations, seat swaps, withdrawals, late entries, the locked settings and the
+organiser's extend cannot disagree about a pause or a start.
 
 The bell of an open round rings at its `ends_at`. A pause stops the clock: while the
 tournament is paused the bell has rung only if it rang before the pause began
@@ -13,16 +14,36 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from .models import RoundStatus
+from .models import RoundStatus, TournamentStatus
 
 
-def bell_rung(*, status: str, ends_at: datetime, paused_at: datetime | None, now: datetime) -> bool:
-    """Whether the round's bell has rung at `now` (`paused_at`: when the tournament was
-    paused, None while it runs). Once it has, nothing of the round is entered, played,
-    confirmed, disputed, swapped or forfeited but by the director."""
+def bell_rung(
+    *,
+    status: str,
+    ends_at: datetime,
+    tournament_status: str,
+    paused_at: datetime | None,
+    now: datetime,
+) -> bool:
+    """Whether the round's bell has rung at `now`, for a round of `status` ending at
+    `ends_at` in a tournament of `tournament_status` paused since `paused_at` (its stored
+    field: counted only while the tournament is paused). Once it has, nothing of the
+    round is entered, played, confirmed, disputed, swapped or forfeited but by the
+    director."""
     if status == RoundStatus.CLOSED:
         return True
-    return ends_at <= (paused_at if paused_at is not None else now)
+    if tournament_status == TournamentStatus.PAUSED and paused_at is not None:
+        return ends_at <= paused_at
+    return ends_at <= now
+
+
+def started(tournament) -> bool:
+    """Whether `tournament` has started: its round 1 is seated. From then on a pair joins
+    only as a late entry and the settings that decide scores are locked. A tournament
+    paused before it starts has not started."""
+    if tournament.status in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
+        return True
+    return tournament.round_set.exists()
 
 
 def bell_time(*, status: str, ends_at: datetime, closed_at: datetime | None) -> datetime:

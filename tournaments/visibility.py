@@ -22,7 +22,7 @@ ask only `deal_public` / `results_public`: a director's extra sight is given by 
 console and the live table, never mixed into a shared page.
 
 A pair's seats at a table are fixed from the moment either of its players is first sent
-a hand of the round there (`online.services.board_view`), so a seat swap can never show
+a hand of the round there (`services.table_play.board_view`), so a seat swap can never show
 a player their partner's cards.
 """
 
@@ -37,7 +37,7 @@ from .permissions import DIRECT_RESULTS
 DEAL_PUBLIC = Q(round__status=RoundStatus.CLOSED)
 RESULT_PUBLIC = Q(board__round__status=RoundStatus.CLOSED)
 
-# The viewer code of `online.views.board_json` that sees every hand.
+# The viewer code of `selectors.board_views.board_json` that sees every hand.
 EVERY_HAND = "*"
 
 
@@ -81,7 +81,7 @@ def may_see_result(user, *, round: Round, table: Table) -> bool:
 
 
 def table_viewer(*, user, round: Round | str, seat: str | None) -> str | None:
-    """Who `user` is at a table's board, as `online.views.board_json` takes it: their
+    """Who `user` is at a table's board, as `selectors.board_views.board_json` takes it: their
     `seat` ("N", "E", "S", "W": the hands `play` lets that seat see), `EVERY_HAND` (the
     round has closed, or a director), or None: they may see nothing of it now.
 

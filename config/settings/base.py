@@ -217,7 +217,7 @@ LOGGING = {
     "loggers": {"django.db.backends": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
 }
 
-# The live table server (tournaments/online/consumers.py): the channel layer carries each
+# The live table server (tournaments/sockets/consumers.py): the channel layer carries each
 # stored action to every connected seat of its table. Between several server processes
 # that must be Redis; the embedded default (`make run`: one process) keeps it in memory.
 CHANNEL_LAYER_URL = env("CHANNEL_LAYER_URL", default=CELERY_BROKER_URL or "")
@@ -226,7 +226,7 @@ CHANNEL_LAYER_URL = env("CHANNEL_LAYER_URL", default=CELERY_BROKER_URL or "")
 # per socket, fetched one by one); BENCHMARKS.md has both.
 CHANNEL_LAYER_KIND = env("CHANNEL_LAYER_KIND", default="pubsub")
 # Threads (each with its own database connection) per server process for the live
-# tables' database calls (`tournaments/online/db.py`).
+# tables' database calls (`tournaments/sockets/pool.py`).
 TABLE_SERVER_DB_THREADS = env.int("TABLE_SERVER_DB_THREADS", default=4)
 # Seconds between a server process's full garbage collections (config/collector.py;
 # 0: none). Allocations never start one: at thousands of sockets it stops the process
@@ -261,8 +261,8 @@ DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Swiss pairs <noreply@loc
 PASSWORD_RESET_RATE = env("PASSWORD_RESET_RATE", default="5/hour")  # requests per address
 PASSWORD_RESET_TIMEOUT = env.int("PASSWORD_RESET_TIMEOUT", default=60 * 60 * 24)  # seconds
 
-# The live table server's limits on one client (tournaments/online/consumers.py and
-# ws_auth.py; docs/PLAY_PROTOCOL.md). Each message a socket sends, and each socket it
+# The live table server's limits on one client (tournaments/sockets/consumers.py and
+# auth.py; docs/PLAY_PROTOCOL.md). Each message a socket sends, and each socket it
 # opens, counts against API_WRITE_RATE_PER_USER and _PER_ADDRESS above, in the same
 # budget as the API's writes (over it: refused and closed with 4429). How long a socket's
 # login session or API token is trusted before it is read again (logged out, revoked,

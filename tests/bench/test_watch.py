@@ -17,7 +17,7 @@ from simulation.robot import heuristic_plan
 from tests import examples
 from tests.simulation.test_robot import random_deal
 from tests.simulation.test_view_board import played
-from tournaments.online.views import WATCHER, board_json
+from tournaments.selectors.board_views import WATCHER, board_json
 
 seeds = st.integers(min_value=0, max_value=2**64 - 1)
 

@@ -75,14 +75,15 @@ def card_text(card: EndplayCard) -> str:
     return "SHDC"[card.suit] + card.rank.abbr
 
 
-def legal_cards(deal: EndplayDeal, *, dds: bool) -> set[str]:
+def legal_cards(deal: EndplayDeal, trick: list[EndplayCard], *, dds: bool) -> set[str]:
     """The cards endplay's hand to play may play: from DDS's ``legal_moves`` (slow, so
-    only now and then) or from the hand's holding in the suit led."""
+    only now and then) or from the hand's holding in the suit led. ``trick`` is
+    ``deal.curtrick``, which endplay builds anew each time it is read."""
     if dds:
         return {card_text(card) for card in deal.legal_moves()}
-    hand = deal.curhand
-    if deal.curtrick and len(hand[deal.curtrick[0].suit]):
-        led = deal.curtrick[0].suit
+    hand = deal[deal.first.next(len(trick))]  # deal.curhand, without reading the trick again
+    if trick and len(hand[trick[0].suit]):
+        led = trick[0].suit
         return {"SHDC"[led] + rank.abbr for rank in hand[led]}
     return {card_text(card) for card in hand}
 
@@ -222,14 +223,16 @@ def play_the_cards(rng: random.Random, state: BoardState, pbn: str) -> tuple[Boa
     declarer_side_won = 0
     claim_rate = rng.choice([0.0, 0.02, 0.1])
     while not state.is_over:
-        hand = deal.curplayer.abbr
+        trick = deal.curtrick
+        player = deal.first.next(len(trick))  # deal.curplayer
+        hand = player.abbr
         assert state.turn == hand
         actor = state.declarer if hand == state.dummy else hand
         assert state.actor == actor
-        legal = legal_cards(deal, dds=rng.random() < 0.2)
+        legal = legal_cards(deal, trick, dds=rng.random() < 0.2)
         assert set(state.legal_cards()) == legal
-        if not deal.curtrick:
-            assert set(state.hand_of(hand)) == {card_text(card) for card in deal.curhand}
+        if not trick:
+            assert set(state.hand_of(hand)) == {card_text(card) for card in deal[player]}
 
         seat, card = rng.choice(SEATS), rng.choice([*ALL_CARDS, *state.hand_of(hand)])
         outcome_agrees(state, Card(seat, card), seat == actor and card in legal)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
@@ -16,7 +17,7 @@ from scoring import SEATS
 from simulation.robot import Plan, ViewBoard, heuristic_plan, next_action, state_from_view
 from tests import examples
 from tests.support.deals import random_board, random_deal, random_plan, seeds
-from tournaments.online.views import board_json
+from tournaments.selectors.board_views import board_json
 
 
 def played(rng: random.Random, deal, dealer: str, vulnerability: str, plan: Plan):
@@ -58,6 +59,40 @@ def views_of(states, seat: str) -> list[dict]:
     return [json.loads(json.dumps(board_json(s, viewer=seat, seat=seat))) for s in states]
 
 
+class SeatViews(Sequence):
+    """`views_of(states, seat)`, each view built when first asked for (and then the same
+    object again): an example feeds only some of a board's views."""
+
+    def __init__(self, states, seat: str) -> None:
+        self.states, self.seat = states, seat
+        self._built: dict[int, dict] = {}
+
+    def __len__(self) -> int:
+        return len(self.states)
+
+    def __getitem__(self, index):
+        index = range(len(self.states))[index]
+        if index not in self._built:
+            self._built[index] = views_of([self.states[index]], self.seat)[0]
+        return self._built[index]
+
+
+class Replayed:
+    """`state_from_view(deal, view)`, the reference, computed once per view content: an
+    example feeds the same view again and again, and replaying each from the deal each
+    time was most of the test's time (a replay per step: quadratic in the board)."""
+
+    def __init__(self, deal) -> None:
+        self.deal = deal
+        self._known: dict[str, play.BoardState] = {}
+
+    def __call__(self, view: dict) -> play.BoardState:
+        content = json.dumps(view, sort_keys=True)
+        if content not in self._known:
+            self._known[content] = state_from_view(self.deal, view)
+        return self._known[content]
+
+
 @settings(deadline=None, max_examples=examples(300))
 @given(seeds)
 def test_the_kept_state_is_the_state_the_whole_view_replays(seed):
@@ -66,10 +101,11 @@ def test_the_kept_state_is_the_state_the_whole_view_replays(seed):
     states = played(rng, deal, dealer, vulnerability, plan)
     # One seat's views, or the four seats' (a table's robots share one ViewBoard).
     seats = SEATS if rng.random() < 0.5 else (rng.choice(SEATS),)
-    views = {seat: views_of(states, seat) for seat in seats}
+    views = {seat: SeatViews(states, seat) for seat in seats}
     # Another board of the same deal (another dealer): its views never extend ours.
     other_dealer = SEATS[(SEATS.index(dealer) + 1) % 4]
-    others = views_of(played(rng, deal, other_dealer, vulnerability, plan), seats[0])
+    others = SeatViews(played(rng, deal, other_dealer, vulnerability, plan), seats[0])
+    replayed = Replayed(deal)
     kept = ViewBoard(deal)
     tip: int | None = None  # the furthest of our views fed since the last mix-up
     index = 0
@@ -88,13 +124,13 @@ def test_the_kept_state_is_the_state_the_whole_view_replays(seed):
             extends = tip is not None and index >= tip
             tip = index if tip is None else max(tip, index)
         replays = kept.replays
-        assert kept.state(view) == state_from_view(deal, view)
+        assert kept.state(view) == replayed(view)
         if extends:
             assert kept.replays == replays, "a view extending the furthest was replayed"
         if index == len(states) - 1 and rng.random() < 0.3:
             break
     final = views[seats[0]][-1]
-    assert kept.state(final) == state_from_view(deal, final)
+    assert kept.state(final) == replayed(final)
 
 
 def test_the_four_seats_of_a_table_share_one_kept_board():

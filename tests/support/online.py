@@ -14,8 +14,8 @@ import pytest
 from django.utils import timezone
 
 from tournaments.models import Table
-from tournaments.online import seats, services
-from tournaments.services import clock
+from tournaments.selectors import table_seats
+from tournaments.services import clock, table_play
 
 PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
@@ -48,7 +48,7 @@ def players_by_seat(table: Table) -> dict:
     """seat -> user at `table` (player 1 North or East unless the pair swapped)."""
     from django.contrib.auth import get_user_model
 
-    ids = seats.table_seats(table)
+    ids = table_seats.table_seats(table)
     users = get_user_model().objects.in_bulk(ids.values())
     return {seat: users[user_id] for seat, user_id in ids.items()}
 
@@ -105,21 +105,21 @@ def service_player(table: Table, board_number: int):
     """(view_of, act) through the services, for `play_board`."""
 
     def view_of(user):
-        return services.board_view(table=table, board_number=board_number, user=user)
+        return table_play.board_view(table=table, board_number=board_number, user=user)
 
     def act(user, action):
-        return services.act(table=table, board_number=board_number, user=user, action=action)
+        return table_play.act(table=table, board_number=board_number, user=user, action=action)
 
     return view_of, act
 
 
 @pytest.fixture(scope="session", autouse=True)
 def _table_server_connections_closed(django_db_setup, django_db_blocker):
-    """The table server's pool threads (`tournaments.online.db`) keep their own
+    """The table server's pool threads (`tournaments.sockets.pool`) keep their own
     connections to the test database: close them before it is dropped."""
     yield
-    from tournaments.online import db
+    from tournaments.sockets import pool
 
-    if db._executor.cache_info().currsize:
+    if pool._executor.cache_info().currsize:
         with django_db_blocker.unblock():
-            db.close_connections()
+            pool.close_connections()

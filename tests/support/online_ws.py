@@ -12,7 +12,7 @@ from django.utils import timezone
 import play
 from scoring import SEATS, partner_of
 from tournaments.models import Board, Round, Table
-from tournaments.online import seats
+from tournaments.selectors import table_seats
 from tournaments.services import clock
 from tournaments.services.tokens import issue_token
 
@@ -51,8 +51,8 @@ def open_online_round(
 
 def seated_users(table: Table) -> dict:
     """seat -> the user sitting there."""
-    by_id = get_user_model().objects.in_bulk(seats.table_seats(table).values())
-    return {seat: by_id[user_id] for seat, user_id in seats.table_seats(table).items()}
+    by_id = get_user_model().objects.in_bulk(table_seats.table_seats(table).values())
+    return {seat: by_id[user_id] for seat, user_id in table_seats.table_seats(table).items()}
 
 
 def token_of(user) -> str:
@@ -169,3 +169,37 @@ async def refused_with(communicator) -> tuple[dict, int]:
     closed = await communicator.receive_output(timeout=SOCKET_TIMEOUT)
     assert closed["type"] == "websocket.close", closed
     return error, closed["code"]
+
+
+class StatementsSent:
+    """Counts every statement this process sends to the database, from any thread (the
+    table server's pool threads too, and prepared statements that bypass Django's
+    cursor wrappers): psycopg's own cursor methods, wrapped while the block runs."""
+
+    METHODS = ("execute", "executemany", "stream", "copy")
+
+    def __init__(self) -> None:
+        self.statements: list[str] = []
+
+    def __enter__(self) -> StatementsSent:
+        import psycopg
+
+        self._saved = {name: getattr(psycopg.Cursor, name) for name in self.METHODS}
+        for name, method in self._saved.items():
+            setattr(psycopg.Cursor, name, self._counting(method))
+        return self
+
+    def _counting(self, method):
+        statements = self.statements
+
+        def counted(cursor, query, *args, **kwargs):
+            statements.append(str(query))
+            return method(cursor, query, *args, **kwargs)
+
+        return counted
+
+    def __exit__(self, *exc) -> None:
+        import psycopg
+
+        for name, method in self._saved.items():
+            setattr(psycopg.Cursor, name, method)

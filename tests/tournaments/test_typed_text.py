@@ -1,6 +1,6 @@
 """Free text a person types and others read — an alert, a dispute note, a director's
 reason — goes through one check (`validators.typed_text`) on every path: the socket and
-the HTTP API share `online.services.act`, the pages and the API share `results`."""
+the HTTP API share `services.table_play.act`, the pages and the API share `results`."""
 
 from __future__ import annotations
 
@@ -15,8 +15,7 @@ from tests.support.online_ws import open_online_round, seated_users
 from tournaments import validators
 from tournaments.errors import PlayRefused, ResultRefused
 from tournaments.models import BoardResult, PlayAction, Table
-from tournaments.online import services
-from tournaments.services import clock, results
+from tournaments.services import clock, results, table_play
 
 MINUTE = timedelta(minutes=1)
 HOSTILE = ["4♠ \u202enatural", "\u2066weak\u2069", "bell\x07", "nul\x00", "\u200fmark"]
@@ -57,7 +56,7 @@ def test_an_alert_with_them_is_refused_over_http_and_the_socket_path_alike(table
     assert answer.status_code == 409, answer.content
     assert "U+" in answer.json()["error"]
     with pytest.raises(PlayRefused, match="U\\+"):
-        services.act(
+        table_play.act(
             table=table,
             board_number=1,
             user=user,

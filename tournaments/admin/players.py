@@ -36,6 +36,12 @@ class RankTitleForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
+        for field in ("name_zh", "name_en"):
+            if field in data:
+                try:
+                    data[field] = titles.title_name(data[field], field)
+                except ServiceError as error:
+                    self.add_error(field, str(error))
         value, level = data.get("min_master_points"), self.instance.level
         if value is not None and level is not None and not self.instance._state.adding:
             _check_thresholds({level: value})
@@ -45,6 +51,8 @@ class RankTitleForm(forms.ModelForm):
 class RankTitleListForm(forms.BaseModelFormSet):
     """The list's editable thresholds: the edited ones and the stored others checked as
     one sequence, so nothing is saved unless all of it starts at 0 and increases."""
+
+    changes: dict[int, Decimal] | None = None
 
     def clean(self):
         super().clean()
@@ -56,6 +64,7 @@ class RankTitleListForm(forms.BaseModelFormSet):
             if form.cleaned_data.get("min_master_points") is not None
         }
         _check_thresholds(changes)
+        self.changes = changes
 
 
 @admin.register(RankTitle)
@@ -69,9 +78,39 @@ class RankTitleAdmin(admin.ModelAdmin):
         # The twelve titles are fixed (RULES 7); only their thresholds are the organiser's.
         return ("level", "code") if obj is not None else ()
 
+    def has_add_permission(self, request):
+        return False  # the twelve titles are fixed (RULES 7)
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
     def get_changelist_formset(self, request, **kwargs):
         kwargs["formset"] = RankTitleListForm
-        return super().get_changelist_formset(request, **kwargs)
+        listed = super().get_changelist_formset(request, **kwargs)
+
+        class ThresholdsOfTheList(listed):
+            def clean(self):
+                super().clean()
+                # Saved as one sequence by the service, at the first title admin saves
+                # (`save_model`): one at a time, a raise could be refused half-way.
+                request._title_thresholds = self.changes
+
+        return ThresholdsOfTheList
+
+    def save_model(self, request, obj, form, change):
+        thresholds = getattr(request, "_title_thresholds", None)
+        if thresholds is not None:
+            if not getattr(request, "_title_thresholds_saved", False):
+                titles.set_title_thresholds(changes=thresholds, by=request.user)
+                request._title_thresholds_saved = True
+            return
+        titles.update_title(
+            level=obj.level,
+            name_zh=obj.name_zh,
+            name_en=obj.name_en,
+            min_master_points=obj.min_master_points,
+            by=request.user,
+        )
 
 
 @admin.register(MasterPointAward)

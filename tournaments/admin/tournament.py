@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from .. import round_rules
 from ..errors import ServiceError
 from ..models import (
     ClockHeartbeat,
@@ -208,10 +209,32 @@ class ExtendForm(forms.Form):
     minutes = forms.FloatField(label=_("Extend by (minutes)"), min_value=0.1, max_value=1440)
 
 
+def _new_tournament_settings(data: dict) -> dict:
+    """The admin form's cleaned settings of a new tournament as the setup service takes
+    them (`setup.check_tournament_settings`)."""
+    return {
+        "name": data["name"],
+        "description": data.get("description") or "",
+        "start_at": data["start_at"],
+        "registration_opens_at": data["registration_opens_at"],
+        "rounds": data["rounds"],
+        "boards_per_round": data["boards_per_round"],
+        "round_minutes": data["round_length"].total_seconds() / 60,
+        "gap_minutes": data["gap_length"].total_seconds() / 60,
+        "scoring": data["scoring_method"],
+        "neuberg": bool(data.get("neuberg")),
+        "unplayed_policy": data["unplayed_policy"],
+        "completion_threshold": data["completion_threshold"],
+        "first_round_draw": data["first_round_draw"],
+    }
+
+
 class TournamentAdminForm(forms.ModelForm):
     """The admin's tournament form: the fields' own limits run in the model's full_clean
     (the validators the API's setup service uses too); the checks across the dates are
-    the service's `check_schedule`, so both ways in refuse the same settings."""
+    the service's `check_schedule`, so both ways in refuse the same settings. A new
+    tournament is checked whole by the setup service and created by it
+    (`TournamentAdmin.save_model`)."""
 
     class Meta:
         model = Tournament
@@ -237,6 +260,14 @@ class TournamentAdminForm(forms.ModelForm):
         data = self.cleaned_data
         dates = ("start_at", "registration_opens_at")
         adding = self.instance._state.adding
+        if adding:
+            if self.errors:
+                return data  # each field's own error says what is wrong
+            try:
+                setup.check_tournament_settings(**_new_tournament_settings(data))
+            except ServiceError as error:
+                raise forms.ValidationError(str(error)) from error
+            return data
         if not adding and not set(dates) & set(self.changed_data):
             return data  # dates stored earlier stay as they are
         # A running event shows its dates read-only: they are not in the form then.
@@ -356,7 +387,7 @@ class TournamentAdmin(RunsClock, ManagesPlayers, admin.ModelAdmin):
                 "registration_opens_at",
                 "first_round_draw",
             ]
-        if obj is not None and settings_change.has_started(obj):
+        if obj is not None and round_rules.started(obj):
             # Changed only by "change settings and re-score the whole event" (RULES 3).
             fixed += [f for f in settings_change.LOCKED_FIELDS if f not in fixed]
         if obj is not None and obj.status == TournamentStatus.FINISHED:
@@ -365,9 +396,17 @@ class TournamentAdmin(RunsClock, ManagesPlayers, admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         if not change:
-            obj.created_by = request.user
+            # Created by the service (its permission, its checks, its creator), which the
+            # form's clean has already asked; admin goes on with the stored row.
+            created = setup.create_tournament(
+                by=request.user, **_new_tournament_settings(form.cleaned_data)
+            )
+            for field in Tournament._meta.concrete_fields:
+                setattr(obj, field.attname, getattr(created, field.attname))
+            obj._state.adding, obj._state.db = False, created._state.db
+            return
         schedule = {}
-        if change and settings_change.has_started(obj):
+        if change and round_rules.started(obj):
             # Round length and gap of a started event time only the rounds not yet
             # opened: the service moves the seated round's times with them.
             for name in ("round_length", "gap_length"):

@@ -7,7 +7,7 @@ from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from ninja import Query, Router, Status
 
-from .. import selectors, visibility
+from .. import round_rules, selectors, visibility
 from ..errors import ClockError
 from ..live import cached
 from ..live.schemas import StandingOut
@@ -191,7 +191,7 @@ def get_tournament(request, tournament_id: int):
 )
 def register_pair(request, tournament_id: int, payload: PairIn):
     t = lookups.get_tournament(tournament_id)
-    add = registration.add_late_pair if registration.has_started(t) else registration.register_pair
+    add = registration.add_late_pair if round_rules.started(t) else registration.register_pair
     pair = add(tournament=t, usernames=payload.players, by=request.auth)
     return Status(201, _pair(pair))
 

@@ -1,7 +1,8 @@
 """Play at the system's tables over HTTP (RULES 9; docs/PLAY_PROTOCOL.md, "HTTP").
 
 For programs (robots, club systems, tests): the same actions the WebSocket carries.
-Each endpoint finds the table and calls `tournaments.online`; the view is built there,
+Each endpoint finds the table and calls the table-play services (`services.table_play`,
+`services.seats`); the view is built there,
 per caller, so an answer never holds a hand the caller may not see.
 """
 
@@ -14,7 +15,8 @@ from django.http import JsonResponse
 from ninja import Field, Router, Schema
 from ninja.security import django_auth
 
-from ..online import seats, services
+from ..selectors import table_seats
+from ..services import seats, table_play
 from . import lookups
 from .auth import token_auth
 from .errors import write
@@ -120,7 +122,7 @@ BOARD = "/tournaments/{tournament_id}/rounds/{number}/tables/{table}/boards/{boa
 )
 def board_view(request, tournament_id: int, number: int, table: int, board: int):
     found = _table(tournament_id, number, table)
-    return _view(services.board_view(table=found, board_number=board, user=request.auth))
+    return _view(table_play.board_view(table=found, board_number=board, user=request.auth))
 
 
 @router.post(
@@ -134,7 +136,7 @@ def board_view(request, tournament_id: int, number: int, table: int, board: int)
 def act(request, tournament_id: int, number: int, table: int, board: int, payload: ActionIn):
     found = _table(tournament_id, number, table)
     action = payload.model_dump(exclude_none=True)
-    return _view(services.act(table=found, board_number=board, user=request.auth, action=action))
+    return _view(table_play.act(table=found, board_number=board, user=request.auth, action=action))
 
 
 @router.post(
@@ -145,5 +147,5 @@ def act(request, tournament_id: int, number: int, table: int, board: int, payloa
 def swap(request, tournament_id: int, number: int, table: int):
     found = _table(tournament_id, number, table)
     taken = seats.swap_seats(table=found, user=request.auth)
-    names = seats.usernames(taken)
+    names = table_seats.usernames(taken)
     return {"seats": {seat: names[user_id] for seat, user_id in taken.items()}}

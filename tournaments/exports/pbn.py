@@ -19,7 +19,7 @@ from django.utils import timezone
 from scoring import seat_offset
 
 from ..models import Board, ScoringMethod
-from ..online.records import opening_leader, records_of
+from ..selectors.records import opening_leader, records_of
 from ..validators import printable
 from .data import PROGRAM_NAME, ExportBoard, ExportData, ExportLine
 

@@ -27,7 +27,7 @@ from simulation.robot import Plan, heuristic_plan, plan_of
 
 from ..deals import hands_of
 from ..models import Board, PlayMode, Round, RoundStatus, Table, Tournament, TournamentStatus
-from ..online import seats
+from ..selectors import table_seats
 from ..services.simulator import board_facts
 from ..services.tokens import ROBOT_TOKEN_DAYS, issue_robot_token, revoke_tokens
 from .client import CLOSED, DONE, GAVE_UP, BoardJob, Pace, SeatJob, play_seat
@@ -134,7 +134,7 @@ def open_seats(
         if round.pk not in plan_cache:
             plan_cache[round.pk] = _plans(round, tables, boards, heuristic)
         plans = plan_cache[round.pk]
-        seated = {table.pk: seats.table_seats(table) for table in tables}
+        seated = {table.pk: table_seats.table_seats(table) for table in tables}
         people = users.objects.in_bulk({u for s in seated.values() for u in s.values()})
         for table in tables:
             for seat, user_id in seated[table.pk].items():

@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Max, Prefetch, Q, QuerySet, Subquery
 
+from .. import visibility
 from ..models import (
     Board,
     BoardResult,
+    Direction,
     Pair,
     PairStatus,
     ResultState,
@@ -357,3 +359,44 @@ def result_of(*, table: Table, board_number: int) -> BoardResult | None:
         .select_related("entered_by__profile", "confirmed_by__profile", "adjusted_by__profile")
         .first()
     )
+
+
+@dataclass(frozen=True)
+class DisputeSight:
+    """A disputed result as the queue shows it to one director: the side that entered
+    it, the side that disputes it, and whether they may see the result and the hand now
+    (`tournaments.visibility`)."""
+
+    result: BoardResult
+    entered: str | None
+    disputing: str | None
+    sees_result: bool
+    sees_deal: bool
+
+
+def dispute_sights(*, disputes, user) -> list[DisputeSight]:
+    """Each of `disputes` (`disputed_results`) as `user` may see it."""
+    sights = []
+    for result in disputes:
+        table, round = result.table, result.table.round
+        entered = table.side_of(result.entered_by_id) if result.entered_by_id else None
+        sights.append(
+            DisputeSight(
+                result=result,
+                entered=entered,
+                disputing={Direction.NS: Direction.EW, Direction.EW: Direction.NS}.get(
+                    entered or ""
+                ),
+                sees_result=visibility.may_see_result(user, round=round, table=table),
+                sees_deal=visibility.may_see_deal(user, result.board, round),
+            )
+        )
+    return sights
+
+
+def director_result(*, table: Table, board, user) -> tuple[BoardResult | None, bool, bool]:
+    """(the table's result on `board` if `user` may see it now, whether they may see
+    the result, whether they may see the hand): the director's result page."""
+    sees_result = visibility.may_see_result(user, round=table.round, table=table)
+    current = result_of(table=table, board_number=board.number) if sees_result else None
+    return current, sees_result, visibility.may_see_deal(user, board, table.round)

@@ -13,8 +13,10 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
+from django_stubs_ext import StrOrPromise
 
 from ..models import (
+    RESULT_SNAPSHOT_FIELDS,
     Board,
     BoardResult,
     ResultChange,
@@ -22,7 +24,6 @@ from ..models import (
     ResultState,
     player_name,
 )
-from ..services.history import SNAPSHOT_FIELDS
 
 # Snapshot keys that name a user, and those that hold a time.
 USER_KEYS = ("entered_by_id", "confirmed_by_id", "adjusted_by_id")
@@ -40,7 +41,7 @@ class FieldChange:
 class HistoryLine:
     table: int
     kind: str  # ResultChangeKind value
-    kind_label: str
+    kind_label: StrOrPromise
     by: str  # a player's name, or "the clock"
     at: datetime
     changes: tuple[FieldChange, ...]
@@ -57,7 +58,7 @@ def _label(key: str) -> str:
     }
     if key in special:
         return special[key]
-    return str(BoardResult._meta.get_field(key).verbose_name)
+    return str(getattr(BoardResult._meta.get_field(key), "verbose_name", key))
 
 
 def _shown(key: str, value, names: dict[int, str]) -> str:
@@ -83,7 +84,7 @@ def _changes(
     """The fields that changed, in the result's field order (the line's reason is not
     repeated as a changed field)."""
     before = before or {}
-    order = {key: i for i, key in enumerate((*SNAPSHOT_FIELDS, "ns_points", "ew_points"))}
+    order = {key: i for i, key in enumerate((*RESULT_SNAPSHOT_FIELDS, "ns_points", "ew_points"))}
     return tuple(
         FieldChange(_label(key), _shown(key, before.get(key), names), _shown(key, value, names))
         for key, value in sorted(after.items(), key=lambda item: order.get(item[0], len(order)))

@@ -75,8 +75,8 @@ def score_card(*, pair: Pair) -> list[CardRound]:
     closed = {r.id for r in rounds if results_public(r)}
     results: dict[tuple[int, int], BoardResult] = {}
     table_ids = [t.id for round_id, t in tables.items() if round_id in closed]
-    for result in BoardResult.objects.filter(table_id__in=table_ids).select_related("board"):
-        results[(result.table_id, result.board.number)] = result
+    for entered in BoardResult.objects.filter(table_id__in=table_ids).select_related("board"):
+        results[(entered.table_id, entered.board.number)] = entered
     scores = {
         number: (points, completed, artificial)
         for number, points, completed, artificial in PairBoardScore.objects.filter(

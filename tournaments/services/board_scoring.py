@@ -72,7 +72,8 @@ def score_round(*, round: Round) -> None:
     for row in rows:
         by_board[row[1]].append(row)
 
-    PairBoardScore.objects.filter(board__round=round).delete()
+    # By the board ids just read: the ORM's delete through a join first selects the ids.
+    PairBoardScore.objects.filter(board_id__in=board_ids).delete()
     # The columns of PAIR_SCORE_FIELDS; each result gives its NS row then its EW row.
     pairs: list = []
     boards: list = []
@@ -155,24 +156,24 @@ ADJUSTMENT_CODES = (Adjustment.AVG_PLUS, Adjustment.AVG, Adjustment.AVG_MINUS)
 
 def _pair_aggregates(tournament: Tournament, upto_round: int | None = None) -> list[tuple]:
     """Per registered pair: id, registration no., the sum and count of its played board
-    scores and how many of each adjusted-score code it holds, in one grouped query.
+    scores and how many of each adjusted-score code it holds, from one grouped query and
+    the list of the pairs.
 
-    The board scores are aggregated first, those of the tournament's boards only (by the
-    board index, not a scan of every event's scores), and the pairs joined to the sums.
+    The board scores are aggregated alone, those of the tournament's boards only (by the
+    board index, not a scan of every event's scores), and the pairs matched to the sums
+    here. Joined in SQL, a planner whose statistics did not yet count a tournament's
+    pairs (registered in bulk, or new since the last ANALYZE) took them for one row and
+    ran the aggregate again for every pair: 22 s at the bell of 2,000 pairs.
     """
     listed = (
         Pair.objects.filter(tournament=tournament, status=PairStatus.CONFIRMED)
         .filter(listed_in_results())  # not a pair withdrawn before it was seated (RULES 1)
         .order_by()
-        .values("id", "registration_no")
+        .values_list("id", "registration_no")
     )
-    pairs_sql, pairs_params = listed.query.sql_with_params()
     score = sql.table(PairBoardScore)
     artificial, completed = (sql.column(PairBoardScore, n) for n in ("artificial", "completed"))
-    counts = ", ".join(
-        f"COUNT(*) FILTER (WHERE s.{artificial} = %s) AS n{index}"
-        for index in range(len(ADJUSTMENT_CODES))
-    )
+    counts = ", ".join(f"COUNT(*) FILTER (WHERE s.{artificial} = %s)" for _code in ADJUSTMENT_CODES)
     upto = ""
     params: list = ["", "", *ADJUSTMENT_CODES, tournament.pk]
     if upto_round is not None:
@@ -183,21 +184,25 @@ def _pair_aggregates(tournament: Tournament, upto_round: int | None = None) -> l
         )
         params += [tournament.pk, upto_round]
     statement = (
-        "SELECT p.id, p.registration_no, a.played_sum, COALESCE(a.played_count, 0), "
-        + ", ".join(f"COALESCE(a.n{i}, 0)" for i in range(len(ADJUSTMENT_CODES)))
-        + f" FROM ({pairs_sql}) AS p LEFT JOIN ("
-        f"SELECT s.{sql.column(PairBoardScore, 'pair')} AS pair_id,"
-        f" SUM(s.{sql.column(PairBoardScore, 'points')}) FILTER (WHERE s.{artificial} = %s)"
-        f" AS played_sum, COUNT(*) FILTER (WHERE s.{artificial} = %s) AS played_count, {counts}"
+        f"SELECT s.{sql.column(PairBoardScore, 'pair')},"
+        f" SUM(s.{sql.column(PairBoardScore, 'points')}) FILTER (WHERE s.{artificial} = %s),"
+        f" COUNT(*) FILTER (WHERE s.{artificial} = %s), {counts}"
         f" FROM {score} AS s JOIN {sql.table(Board)} AS b"
         f" ON b.{sql.column(Board, 'id')} = s.{sql.column(PairBoardScore, 'board')}"
         f" WHERE b.{sql.column(Board, 'tournament')} = %s AND s.{completed}{upto}"
         f" GROUP BY s.{sql.column(PairBoardScore, 'pair')}"
-        f") AS a ON a.pair_id = p.id"
     )
     with connection.cursor() as cursor:
-        cursor.execute(statement, [*pairs_params, *params])
-        return cursor.fetchall()
+        if connection.vendor == "postgresql":
+            # The listed-pairs filter's subqueries make the planner cost its query far
+            # above what it runs, past `jit_above_cost`: at 10,000 pairs compiling it
+            # took 0.2 s, longer than the query (issue 23). For the rest of the
+            # transaction, the close's other statements being no better served.
+            cursor.execute("SET LOCAL jit = off")
+        cursor.execute(statement, params)
+        sums = {pair_id: rest for pair_id, *rest in cursor.fetchall()}
+    nothing = (None, 0, *(0 for _code in ADJUSTMENT_CODES))  # no completed board yet
+    return [(pair_id, reg_no, *sums.get(pair_id, nothing)) for pair_id, reg_no in listed]
 
 
 def _standings_rows(tournament: Tournament, upto_round: int | None = None, *, settle=None):

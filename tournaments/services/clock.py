@@ -13,14 +13,13 @@ same lock without SKIP LOCKED and go through the same functions. They need the
 system and needs none.
 
 Lock order, everywhere: the tournament row, then the round row. Result entry holds its
-round FOR SHARE while it checks the bell and writes, so a close (round FOR UPDATE) sees
-every result stored before it and none after it.
+round under the share lock (`sql.round_share_lock`) while it checks the bell and writes,
+so a close (round FOR UPDATE) sees every result stored before it and none after it.
 """
 
 from __future__ import annotations
 
 import logging
-import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import cast
@@ -30,7 +29,6 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-import pairing
 import scoring
 
 from .. import round_rules
@@ -41,7 +39,6 @@ from ..models import (
     Board,
     BoardResult,
     ClockHeartbeat,
-    FirstRoundDraw,
     Pair,
     PairStatus,
     ResultState,
@@ -52,8 +49,8 @@ from ..models import (
     TournamentStatus,
     UnplayedPolicy,
 )
-from ..online.events import round_changing, round_closing
-from . import board_scoring, history, rescoring
+from . import formats, history, rescoring
+from .announcements import round_changing, round_closing
 from .bulk import insert_rows
 from .permissions import RUN_CLOCK, require
 
@@ -67,7 +64,7 @@ SCHEDULE_TOLERANCE = timedelta(seconds=60)
 SCHEDULE_TOLERANCE_SHARE = 10
 
 # How long a transition waits for a row lock (a result being written holds its round
-# FOR SHARE for milliseconds). A transaction stuck holding one must not stall the clock
+# in share mode for milliseconds). A transaction stuck holding one must not stall the clock
 # of every tournament behind it: the wait fails, the step rolls back, the next tick
 # tries again and the other tournaments advance meanwhile.
 LOCK_TIMEOUT = timedelta(seconds=5)
@@ -154,7 +151,7 @@ def _next_transition(tournament: Tournament, now: datetime) -> str | None:
     if tournament.status == TournamentStatus.SCHEDULED:
         if tournament.start_at > now:
             return None
-        if _active_pairs(tournament).count() < 2:
+        if formats.format_of(tournament).contestants(tournament).count() < 2:
             return None  # nothing to play yet; the organiser sees it in admin
         return _start(tournament, now)
     if tournament.status != TournamentStatus.RUNNING:
@@ -184,12 +181,6 @@ def _current_round(tournament: Tournament, *, lock: bool = False) -> Round | Non
     return rounds.current_for_update() if lock else rounds.current()
 
 
-def _active_pairs(tournament: Tournament):
-    return Pair.objects.filter(
-        tournament=tournament, status=PairStatus.CONFIRMED, withdrawn_at__isnull=True
-    )
-
-
 def _tolerance(tournament: Tournament) -> timedelta:
     return min(SCHEDULE_TOLERANCE, tournament.round_length / SCHEDULE_TOLERANCE_SHARE)
 
@@ -217,26 +208,16 @@ def _late_start_note(scheduled: datetime, now: datetime) -> str:
 
 
 def _start(tournament: Tournament, now: datetime) -> str:
-    """Close registration, seat round 1 by registration order (or a random draw) and open it."""
+    """Close registration, seat round 1 as the format seats it and open it."""
     # Proposals still waiting for the partner lapse when play starts.
     Pair.objects.filter(tournament=tournament, status=PairStatus.PENDING).delete()
-    states = [
-        pairing.PairState(pair_id=pid, registration_no=reg)
-        for pid, reg in _active_pairs(tournament)
-        .order_by("registration_no")
-        .values_list("id", "registration_no")
-    ]
-    random_draw = tournament.first_round_draw == FirstRoundDraw.RANDOM
-    # The engine insists on a seed so that a draw can be replayed; it comes from the
-    # CSPRNG (nobody may predict the draw) and is kept on the tournament for audit.
-    seed = secrets.randbits(63) if random_draw else None  # 63 bits: a signed bigint
-    seating = pairing.seat_first_round(states, random_draw=random_draw, seed=seed)
+    seating = formats.format_of(tournament).seat(tournament=tournament, round_number=1)
     starts_at = _on_schedule(tournament, tournament.start_at, now)
     tournament.status = TournamentStatus.RUNNING
-    tournament.draw_seed = seed
-    tournament.save(update_fields=["status", "draw_seed"])
+    tournament.save(update_fields=["status", "draw_seed"])  # the draw's seed, if any
     _create_round(tournament, 1, starts_at, seating, now)
-    draw = f", random draw seed {seed}" if random_draw else ""
+    seed = tournament.draw_seed
+    draw = f", random draw seed {seed}" if seed is not None else ""
     return f"{tournament.name}: started, round 1 seated ({len(seating.tables)} tables{draw})"
 
 
@@ -280,12 +261,13 @@ def _close(tournament: Tournament, round: Round, now: datetime, *, bell: datetim
     round.status = RoundStatus.CLOSED
     round.closed_at = now
     round.save(update_fields=["status", "closed_at"])
-    board_scoring.score_round(round=round)
-    # No later round has scores yet, so the running totals are the standings after this one.
-    totals = board_scoring.update_totals(tournament=tournament)
-    board_scoring.record_standings(round=round, rows=totals)
-    if round.number >= tournament.rounds:
-        board_scoring.finalize_results(tournament=tournament, now=now)
+    event_format = formats.format_of(tournament)
+    event_format.score(round=round)
+    final = round.number >= tournament.rounds
+    event_format.rank(
+        tournament=tournament, from_round=round, now=now, final=final, at_the_bell=True
+    )
+    if final:
         tournament.status = TournamentStatus.FINISHED
         tournament.finished_at = now
         tournament.save(update_fields=["status", "finished_at"])
@@ -295,7 +277,7 @@ def _close(tournament: Tournament, round: Round, now: datetime, *, bell: datetim
     # now, with its full length (RULES 3).
     planned = bell + tournament.gap_length
     next_start = _on_schedule(tournament, planned, now)
-    seating = _seat_next_round(tournament)
+    seating = event_format.seat(tournament=tournament, round_number=round.number + 1)
     created = _create_round(tournament, round.number + 1, next_start, seating, now)
     if now - bell > _tolerance(tournament):
         late = _(
@@ -315,7 +297,12 @@ def _close(tournament: Tournament, round: Round, now: datetime, *, bell: datetim
 def _cut_off_unplayed(tournament: Tournament, round: Round, now: datetime) -> int:
     tables = list(Table.objects.filter(round=round).values_list("id", flat=True))
     boards = list(Board.objects.filter(round=round).values_list("id", flat=True))
-    done = set(BoardResult.objects.filter(board__round=round).values_list("table_id", "board_id"))
+    # Unordered: the model's ordering would join the tables and boards only to sort a set.
+    done = set(
+        BoardResult.objects.filter(board_id__in=boards)
+        .order_by()
+        .values_list("table_id", "board_id")
+    )
     adjustment = CUTOFF.get(tournament.unplayed_policy)
     state = ResultState.ADJUSTED if adjustment else ResultState.NOT_PLAYED
     ns_adj, ew_adj = adjustment or ("", "")
@@ -356,53 +343,6 @@ def _cut_off_unplayed(tournament: Tournament, round: Round, now: datetime) -> in
         reason=reason,
     )  # fmt: skip
     return len(missing)
-
-
-def pair_states(tournament: Tournament) -> list[pairing.PairState]:
-    """Everything the seating engine needs, from four queries whatever the field size."""
-    opponents: dict[int, set[int]] = {}
-    ns_count: dict[int, int] = {}
-    ew_count: dict[int, int] = {}
-    for ns, ew in Table.objects.filter(round__tournament=tournament).values_list(
-        "ns_pair_id", "ew_pair_id"
-    ):
-        opponents.setdefault(ns, set()).add(ew)
-        opponents.setdefault(ew, set()).add(ns)
-        ns_count[ns] = ns_count.get(ns, 0) + 1
-        ew_count[ew] = ew_count.get(ew, 0) + 1
-    byes: dict[int, int] = {}
-    for pair_id in Round.objects.filter(tournament=tournament, bye_pair__isnull=False).values_list(
-        "bye_pair_id", flat=True
-    ):
-        byes[pair_id] = byes.get(pair_id, 0) + 1
-    # A pair with no completed board yet stands at average, not at the bottom (RULES 4): a
-    # table cut off in round 1 must not send both its pairs to the foot of round 2.
-    average = board_scoring.AVERAGE[tournament.scoring_method]
-    return [
-        pairing.PairState(
-            pair_id=pid,
-            registration_no=reg,
-            score=total if done else average,
-            boards_completed=done,
-            opponents=frozenset(opponents.get(pid, ())),
-            byes=byes.get(pid, 0),
-            ns_count=ns_count.get(pid, 0),
-            ew_count=ew_count.get(pid, 0),
-        )
-        for pid, reg, total, done in _active_pairs(tournament).values_list(
-            "id", "registration_no", "total", "boards_completed"
-        )
-    ]
-
-
-def _seat_next_round(tournament: Tournament):
-    states = pair_states(tournament)
-    if len(states) < 2:
-        # Everyone else withdrew: a lone pair has nobody to play; it sits out.
-        return pairing.Seating(
-            tables=(), bye=states[0].pair_id if states else None, rematches=0, cost=0.0
-        )
-    return pairing.seat_round(states)
 
 
 def _heartbeat(*, now: datetime, driver: str, error: str = "") -> None:
@@ -457,7 +397,7 @@ def start_now(*, tournament: Tournament, by, now: datetime | None = None) -> Act
             raise ClockError(_("%(t)s is paused; resume it first.") % {"t": tournament.name})
         if tournament.status != TournamentStatus.SCHEDULED:
             raise ClockError(_("%(t)s has already started.") % {"t": tournament.name})
-        if _active_pairs(tournament).count() < 2:
+        if formats.format_of(tournament).contestants(tournament).count() < 2:
             raise ClockError(_("A tournament needs at least two registered pairs to start."))
         tournament.start_at = now
         tournament.save(update_fields=["start_at"])
@@ -529,7 +469,11 @@ def extend_round(
         # bell that passed during the pause can still be moved (RULES 3). Only one that
         # rang before the pause is too late.
         if current.status == RoundStatus.OPEN and round_rules.bell_rung(
-            status=current.status, ends_at=current.ends_at, paused_at=tournament.paused_at, now=now
+            status=current.status,
+            ends_at=current.ends_at,
+            tournament_status=tournament.status,
+            paused_at=tournament.paused_at,
+            now=now,
         ):
             raise ClockError(_("Round %(n)s has already reached its bell.") % {"n": current.number})
         current.ends_at += timedelta(minutes=minutes)

@@ -39,15 +39,8 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection
 
 from .. import sql
-from ..models import BoardResult, ResultChange, ResultChangeKind
+from ..models import RESULT_SNAPSHOT_FIELDS, BoardResult, ResultChange, ResultChangeKind
 from .bulk import insert_rows
-
-# The stored fields of a result that a change can touch, by attribute name.
-SNAPSHOT_FIELDS = (
-    "state", "contract", "declarer", "lead", "tricks", "ns_score", "ns_adjustment",
-    "ew_adjustment", "entered_by_id", "entered_at", "confirmed_by_id", "confirmed_at",
-    "disputed", "dispute_note", "disputed_at", "adjusted_by_id", "adjustment_reason",
-)  # fmt: skip
 
 HISTORY_FIELDS = ("result", "kind", "by", "at", "before", "after", "reason")
 
@@ -58,11 +51,24 @@ def _plain(value: Any) -> Any:
 
 def snapshot(result: BoardResult) -> dict:
     """The result's stored fields as JSON-ready values."""
-    return {name: _plain(getattr(result, name)) for name in SNAPSHOT_FIELDS}
+    return {name: _plain(getattr(result, name)) for name in RESULT_SNAPSHOT_FIELDS}
 
 
 def _user_id(user) -> int | None:
     return getattr(user, "pk", None) if user is not None else None
+
+
+def _line(
+    result_id: int, kind: ResultChangeKind, *, by, at: datetime, before, after, reason: str
+) -> tuple:
+    """One history row, its values in `HISTORY_FIELDS`' order."""
+    return (result_id, kind.value, _user_id(by), at, before, after, reason)
+
+
+def _append(lines: list[tuple]) -> int:
+    """The rows of `_line`, in one statement; how many."""
+    insert_rows(ResultChange, HISTORY_FIELDS, lines)
+    return len(lines)
 
 
 def record(
@@ -134,34 +140,34 @@ def record_many(
     """One change of each of `results` (as they are now, after it), in one statement:
     a withdrawal's forfeits, a policy's cut-offs applied again. `before` by result id
     (None: the change stored them first). Returns how many."""
-    rows = [
-        (
-            result.pk,
-            kind.value,
-            _user_id(by),
-            at,
-            (before or {}).get(result.pk),
-            snapshot(result),
-            reason,
-        )
-        for result in results
-    ]
-    insert_rows(ResultChange, HISTORY_FIELDS, rows)
-    return len(rows)
+    earlier = before or {}
+    return _append(
+        [
+            _line(
+                result.pk,
+                kind,
+                by=by,
+                at=at,
+                before=earlier.get(result.pk),
+                after=snapshot(result),
+                reason=reason,
+            )  # fmt: skip
+            for result in results
+        ]
+    )
 
 
 def record_cut_off(
     *, result_ids: Iterable[int], at: datetime, stored_as: BoardResult, reason: str
 ) -> None:
     """The bell stored these results, every one as `stored_as`: one statement for all."""
-    after_plain = snapshot(stored_as)
-    insert_rows(
-        ResultChange,
-        HISTORY_FIELDS,
+    after = snapshot(stored_as)
+    kind = ResultChangeKind.CUT_OFF
+    _append(
         [
-            (rid, ResultChangeKind.CUT_OFF.value, None, at, None, after_plain, reason)
+            _line(rid, kind, by=None, at=at, before=None, after=after, reason=reason)
             for rid in result_ids
-        ],
+        ]
     )
 
 
@@ -175,13 +181,14 @@ def record_rescore(
 ) -> int:
     """A re-score changed these results' scores across the field (each side's points by
     result id, before and after): one statement for all that changed. Returns how many."""
-    rows = [
-        (rid, ResultChangeKind.RESCORE.value, _user_id(by), at, before.get(rid), points, reason)
-        for rid, points in sorted(after.items())
-        if before.get(rid) != points
-    ]
-    insert_rows(ResultChange, HISTORY_FIELDS, rows)
-    return len(rows)
+    kind = ResultChangeKind.RESCORE
+    return _append(
+        [
+            _line(rid, kind, by=by, at=at, before=before.get(rid), after=points, reason=reason)
+            for rid, points in sorted(after.items())
+            if before.get(rid) != points
+        ]
+    )
 
 
 def _json(value: Any) -> str:

@@ -53,10 +53,9 @@ PLAYERS = ("tournament", "player1", "player2")
 
 
 def before_start(tournament: Tournament) -> bool:
-    """Round 1 has not been seated: registration's window. A tournament paused before it
-    starts still takes registrations (RULES 1)."""
-    waiting = (TournamentStatus.SCHEDULED, TournamentStatus.PAUSED)
-    return tournament.status in waiting and not tournament.round_set.exists()
+    """Round 1 has not been seated (`round_rules.started`): registration's window. A
+    tournament paused before it starts still takes registrations (RULES 1)."""
+    return not round_rules.started(tournament)
 
 
 def registration_problem(tournament: Tournament, now: datetime) -> str | None:
@@ -299,10 +298,11 @@ def forfeit_unfinished_boards(*, tournament: Tournament, pair: Pair, by, now: da
     "Withdrawal" (RULES 1, 5.4). Returns how many boards it adjusted.
 
     Runs in `withdraw_pair`'s transaction with the tournament locked; the round is locked
-    FOR UPDATE as a director's ruling does, so entries in flight (FOR SHARE) land first
-    and are kept, and entries after it see the adjusted boards (only a director changes
-    those). The bell only cuts off boards that have no result, so it leaves these alone;
-    the totals settle A+ and A- against each pair's own percentage like any adjustment.
+    FOR UPDATE as a director's ruling does, so entries in flight (under the round's share
+    lock) land first and are kept, and entries after it see the adjusted boards (only a
+    director changes those). The bell only cuts off boards that have no result, so it
+    leaves these alone; the totals settle A+ and A- against each pair's own percentage
+    like any adjustment.
     A seated round that has not opened yet (the gap) is in play too: the pair cannot be
     unseated, so its opponents get all of that round's boards. Nothing is adjusted when
     the pair is not at a table (a bye, or not seated), when the round has closed, or when
@@ -311,9 +311,12 @@ def forfeit_unfinished_boards(*, tournament: Tournament, pair: Pair, by, now: da
     round = tournament.round_set.current_for_update()
     if round is None:
         return 0
-    paused_at = tournament.paused_at if tournament.status == TournamentStatus.PAUSED else None
     if round_rules.bell_rung(
-        status=round.status, ends_at=round.ends_at, paused_at=paused_at, now=now
+        status=round.status,
+        ends_at=round.ends_at,
+        tournament_status=tournament.status,
+        paused_at=tournament.paused_at,
+        now=now,
     ):
         return 0
     table = Table.objects.filter(Q(ns_pair=pair) | Q(ew_pair=pair), round=round).first()
@@ -349,11 +352,6 @@ def forfeit_unfinished_boards(*, tournament: Tournament, pair: Pair, by, now: da
 
 
 # --- late entries -------------------------------------------------------------------------
-
-
-def has_started(tournament: Tournament) -> bool:
-    """Whether round 1 has been seated: from then on a pair joins only as a late entry."""
-    return tournament.round_set.exists()
 
 
 def late_entry_problem(tournament: Tournament) -> str | None:

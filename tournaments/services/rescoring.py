@@ -1,7 +1,8 @@
 """The one re-score path (RULES 3, 5): closed rounds scored again from their stored
 results, every result whose points across the field changed recorded in its history,
 then the totals, the standings of every closed round from the first re-scored one on,
-and — when the results are out — the ranking, master points and players' totals.
+and — when the results are out — the ranking, master points and players' totals: the
+format's `score` and `rank` (`services.formats`), as at the bell.
 
 Callers: the organiser's "re-score the round" (`clock.rescore_round`), a director's
 ruling in a closed round (`results.director_set_result`, through
@@ -15,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from ..models import PairBoardScore, Round, RoundStatus, Tournament, TournamentStatus
-from . import board_scoring, history
+from ..models import PairBoardScore, Round, Tournament, TournamentStatus
+from . import formats, history
 
 
 def result_points(rounds: Sequence[Round]) -> dict[int, dict]:
@@ -37,21 +38,18 @@ def rescore(
     and `reason`)."""
     if not rounds:
         return 0
+    event_format = formats.format_of(tournament)
     before = result_points(rounds)
     for round in rounds:
         round.tournament = tournament  # the settings as locked now, not a stale copy
-        board_scoring.score_round(round=round)
+        event_format.score(round=round)
     changed = history.record_rescore(
         before=before, after=result_points(rounds), by=by, at=now, reason=reason
     )
-    board_scoring.update_totals(tournament=tournament)
-    first = min(round.number for round in rounds)
-    for later in (
-        Round.objects.filter(tournament=tournament, number__gte=first, status=RoundStatus.CLOSED)
-        .select_related("tournament")
-        .order_by("number")
-    ):
-        board_scoring.record_standings(round=later)
-    if tournament.status == TournamentStatus.FINISHED:
-        board_scoring.finalize_results(tournament=tournament, now=now)
+    event_format.rank(
+        tournament=tournament,
+        from_round=min(rounds, key=lambda round: round.number),
+        now=now,
+        final=tournament.status == TournamentStatus.FINISHED,
+    )
     return changed

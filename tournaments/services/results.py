@@ -104,8 +104,13 @@ def _local(when: datetime) -> str:
 def _entry_refusal(
     *, number, status, starts_at, ends_at, closed_at, tournament_status, paused_at, now
 ) -> str | None:
-    paused_at = paused_at if tournament_status == TournamentStatus.PAUSED else None
-    if round_rules.bell_rung(status=status, ends_at=ends_at, paused_at=paused_at, now=now):
+    if round_rules.bell_rung(
+        status=status,
+        ends_at=ends_at,
+        tournament_status=tournament_status,
+        paused_at=paused_at,
+        now=now,
+    ):
         # Entry stopped at the bell even when the clock's tick came a moment later;
         # a round the director closed early stopped then.
         when = round_rules.bell_time(status=status, ends_at=ends_at, closed_at=closed_at)
@@ -128,11 +133,11 @@ def _entry_refusal(
 def _entry_context(*, round_id: int, table_id: int, board_number: int) -> tuple | None:
     """Lock the round for entry and read what the checks need, in one statement.
 
-    FOR SHARE: submissions don't block each other, only the close (FOR UPDATE), which
-    then waits for every submission already in flight. Returns (round number, round
-    status, starts_at, ends_at, closed_at, tournament status, board id, vulnerability,
-    state of this table's existing result, play mode, the tournament's paused_at) —
-    board and result None when absent.
+    The round in share mode (`sql.round_share_lock`): submissions don't block each other,
+    only the close (FOR UPDATE), which then waits for every submission already in
+    flight. Returns (round number, round status, starts_at, ends_at, closed_at,
+    tournament status, board id, vulnerability, state of this table's existing result,
+    play mode, the tournament's paused_at) — board and result None when absent.
     """
     if not sql.storable(board_number):
         board_number = 0  # no board has it: the checks answer "not played in this round"
@@ -375,7 +380,7 @@ def submit_result(
 
 
 def _lock_round_of_result(result_id: int) -> None:
-    """Lock the result's round FOR SHARE, as an entry does (NotFound when the result is
+    """Lock the result's round in share mode, as an entry does (NotFound when the result is
     gone).
 
     The share lock orders a confirmation or dispute with the close (FOR UPDATE): one that
@@ -398,8 +403,13 @@ def _closed_refusal(
 ) -> str | None:
     """Why a result can no longer be confirmed or disputed (its round closed, or the bell
     rang), or None."""
-    paused_at = paused_at if tournament_status == TournamentStatus.PAUSED else None
-    if not round_rules.bell_rung(status=status, ends_at=ends_at, paused_at=paused_at, now=now):
+    if not round_rules.bell_rung(
+        status=status,
+        ends_at=ends_at,
+        tournament_status=tournament_status,
+        paused_at=paused_at,
+        now=now,
+    ):
         return None
     when = round_rules.bell_time(status=status, ends_at=ends_at, closed_at=closed_at)
     return _(

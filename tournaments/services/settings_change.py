@@ -45,8 +45,8 @@ from ..models import (
     TournamentStatus,
     UnplayedPolicy,
 )
-from ..online.events import round_changing
 from . import history, rescoring
+from .announcements import round_changing
 from .clock import CUTOFF
 from .permissions import CHANGE_TOURNAMENT, require
 from .setup import completion_threshold_percent
@@ -72,16 +72,6 @@ class SettingsLocked(ServiceError):
 
 class SettingsInvalid(ServiceError):
     pass
-
-
-def has_started(tournament: Tournament) -> bool:
-    """Round 1 has been seated: the settings that decide scores are locked.
-
-    A tournament paused before it starts has not started.
-    """
-    if tournament.status in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
-        return True
-    return tournament.round_set.exists()
 
 
 def settings_snapshot(tournament: Tournament) -> dict[str, Any]:

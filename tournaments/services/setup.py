@@ -1,7 +1,7 @@
-"""Setting up an event from outside the admin: players and tournaments (API, scripts).
+"""Setting up an event: players and tournaments (the API, the console, admin, scripts).
 
-The API has no form, so these functions check every setting and refuse with a
-`ServiceError` before anything is written. Numbers arrive as JSON, so NaN, infinities
+These functions check every setting and refuse with a `ServiceError` before anything is
+written. Numbers arrive as JSON, so NaN, infinities
 and absurd sizes are refused too. The checks are the model fields' validators
 (`tournaments.validators`, which the admin runs through `full_clean`) and
 `check_schedule`, which the admin's tournament form calls as well: one set of limits
@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from datetime import UTC, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from typing import Any, Required, TypedDict, Unpack
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -25,7 +25,14 @@ from django.utils.translation import gettext as _
 
 from .. import validators
 from ..errors import ServiceError
-from ..models import PlayerProfile, PlayMode, ScoringMethod, Tournament, UnplayedPolicy
+from ..models import (
+    FirstRoundDraw,
+    PlayerProfile,
+    PlayMode,
+    ScoringMethod,
+    Tournament,
+    UnplayedPolicy,
+)
 from ..validators import (  # noqa: F401  (the limits, re-exported for callers of setup)
     MAX_BOARDS_PER_ROUND,
     MAX_GAP_MINUTES,
@@ -183,7 +190,7 @@ def check_schedule(
         raise SetupError(_("Registration can open at most a year before the start."))
 
 
-def create_tournament(
+def check_tournament_settings(
     *,
     name: str,
     start_at: datetime,
@@ -196,15 +203,15 @@ def create_tournament(
     unplayed_policy: str = UnplayedPolicy.NOT_PLAYED,
     registration_opens_at: datetime | None = None,
     play: str = PlayMode.ENTERED,
-    by,
+    description: str = "",
+    neuberg: bool = False,
+    first_round_draw: str = FirstRoundDraw.REGISTRATION,
     now: datetime | None = None,
-) -> Tournament:
-    """Validate every setting and create a scheduled tournament; refuse with a message.
-
-    `by` needs `tournaments.add_tournament` and is recorded as its creator.
-    """
+) -> dict[str, Any]:
+    """Every setting of a new tournament checked; the model's fields as they would be
+    stored, or refused with a `SetupError` saying what is wrong. Writes nothing (the
+    admin's form asks it before saving, so a refusal is a form error)."""
     now = now or timezone.now()
-    require(by, ADD_TOURNAMENT)
     name = name.strip() if isinstance(name, str) else ""
     if not name:
         raise SetupError(_("Give the tournament a name."))
@@ -212,6 +219,9 @@ def create_tournament(
     max_name = _max_length(Tournament, "name")
     if len(name) > max_name:
         raise SetupError(_("A tournament name has at most %(n)s characters.") % {"n": max_name})
+    if not isinstance(description, str):
+        raise SetupError(_("A description is a text."))
+    _checked(validators.validate_description, description)
     start_at = _aware(start_at, _("The start time"))
     rounds = _whole(rounds, _("The number of rounds"), validators.validate_rounds)
     boards_per_round = _whole(
@@ -231,23 +241,64 @@ def create_tournament(
         )
     if play not in PlayMode.values:
         raise SetupError(_("Play is “online” or “entered”."))
+    if not isinstance(neuberg, bool):
+        raise SetupError(_("Neuberg is on or off."))
+    if first_round_draw not in FirstRoundDraw.values:
+        raise SetupError(
+            _("The first round is drawn by one of %(choices)s.")
+            % {"choices": ", ".join(FirstRoundDraw.values)}
+        )
     threshold = completion_threshold_percent(completion_threshold)
     if registration_opens_at is None:
         registration_opens_at = min(now, start_at)
     else:
         registration_opens_at = _aware(registration_opens_at, _("The registration opening"))
     check_schedule(start_at=start_at, registration_opens_at=registration_opens_at, now=now)
-    return Tournament.objects.create(
-        name=name,
-        start_at=start_at,
-        registration_opens_at=registration_opens_at,
-        rounds=rounds,
-        boards_per_round=boards_per_round,
-        round_length=round_length,
-        gap_length=gap_length,
-        scoring_method=scoring,
-        completion_threshold=threshold,
-        unplayed_policy=unplayed_policy,
-        play=play,
-        created_by=by,
-    )
+    return {
+        "name": name,
+        "description": description,
+        "start_at": start_at,
+        "registration_opens_at": registration_opens_at,
+        "rounds": rounds,
+        "boards_per_round": boards_per_round,
+        "round_length": round_length,
+        "gap_length": gap_length,
+        "scoring_method": scoring,
+        "neuberg": neuberg,
+        "completion_threshold": threshold,
+        "unplayed_policy": unplayed_policy,
+        "first_round_draw": first_round_draw,
+        "play": play,
+    }
+
+
+class TournamentSettings(TypedDict, total=False):
+    """The keywords of `check_tournament_settings` (its defaults apply to those left out)."""
+
+    name: Required[str]
+    start_at: Required[datetime]
+    rounds: Required[int]
+    boards_per_round: Required[int]
+    round_minutes: Required[float]
+    gap_minutes: float
+    scoring: str
+    completion_threshold: float
+    unplayed_policy: str
+    registration_opens_at: datetime | None
+    play: str
+    description: str
+    neuberg: bool
+    first_round_draw: str
+
+
+def create_tournament(
+    *, by, now: datetime | None = None, **settings: Unpack[TournamentSettings]
+) -> Tournament:
+    """Validate every setting (`check_tournament_settings`, whose keywords these are) and
+    create a scheduled tournament; refuse with a message.
+
+    `by` needs `tournaments.add_tournament` and is recorded as its creator.
+    """
+    require(by, ADD_TOURNAMENT)
+    fields = check_tournament_settings(now=now, **settings)
+    return Tournament.objects.create(**fields, created_by=by)

@@ -25,10 +25,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from .. import visibility
 from ..console_forms import DirectorResultForm, ExtendForm, NewTournamentForm
 from ..errors import ClockError, ServiceError
-from ..models import Board, Direction, ResultState, RoundStatus, Table, Tournament, TournamentStatus
+from ..models import Board, ResultState, RoundStatus, Table, Tournament, TournamentStatus
 from ..selectors import console as console_selectors
 from ..selectors.seating import TABLE_PAIRS
 from ..services import clock, results, setup
@@ -143,23 +142,19 @@ def console(request: HttpRequest, tournament_id: int) -> HttpResponse:
         query=query,
         forms={},
     )
-    context["rulings"] = [_ruling(r, request.user) for r in context["disputes"]]
+    sights = console_selectors.dispute_sights(disputes=context["disputes"], user=request.user)
+    context["rulings"] = [_ruling(sight) for sight in sights]
     return render(request, "console/console.html", context)
 
 
-def _ruling(result, user) -> tuple:
-    """A dispute as the queue shows it: the result, the side that entered it, the side
-    that disputes it, the director's form filled in with the entry, and whether `user`
-    may see the result and the hand now (`tournaments.visibility`)."""
-    entered = result.table.side_of(result.entered_by_id) if result.entered_by_id else None
-    disputing = {Direction.NS: Direction.EW, Direction.EW: Direction.NS}.get(entered or "")
+def _ruling(sight: console_selectors.DisputeSight) -> tuple:
+    """A dispute as the queue shows it (`selectors.console.dispute_sights`), with the
+    director's form filled in with the entry."""
+    result = sight.result
     form = DirectorResultForm(
         prefix=f"r{result.pk}", initial=DirectorResultForm.initial_for(result)
     )
-    round = result.table.round
-    sees_result = visibility.may_see_result(user, round=round, table=result.table)
-    sees_deal = visibility.may_see_deal(user, result.board, round)
-    return result, entered, disputing, form, sees_result, sees_deal
+    return result, sight.entered, sight.disputing, form, sight.sees_result, sight.sees_deal
 
 
 @require_GET
@@ -316,8 +311,9 @@ def result(request: HttpRequest, tournament_id: int, table_id: int, number: int)
     queue posts here too (its form has the result's prefix)."""
     table = _table(tournament_id, table_id)
     board = get_object_or_404(Board, round=table.round, number=number)
-    sees_result = visibility.may_see_result(request.user, round=table.round, table=table)
-    current = console_selectors.result_of(table=table, board_number=number) if sees_result else None
+    current, sees_result, sees_deal = console_selectors.director_result(
+        table=table, board=board, user=request.user
+    )
     prefix = request.POST.get("prefix", "") or None
     form = DirectorResultForm(
         request.POST or None, prefix=prefix, initial=DirectorResultForm.initial_for(current)
@@ -343,7 +339,7 @@ def result(request: HttpRequest, tournament_id: int, table_id: int, number: int)
             "table": table,
             "board": board,
             "sees_result": sees_result,
-            "sees_deal": visibility.may_see_deal(request.user, board, table.round),
+            "sees_deal": sees_deal,
             "current": current,
             "form": form,
             "error": error,

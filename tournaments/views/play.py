@@ -4,7 +4,7 @@ The page itself carries no card. It names the table, the seat, the boards of the
 and the strings of the page (translated here, passed in a JSON block); the script
 (static/js/table.js) opens the table server's WebSocket for the board in play and draws
 whatever the server's per-seat view holds — nothing more reaches it. Who may open the
-page is decided by `online.services.board_view` (the same rule as the socket): the four
+page is decided by `services.table_play.board_view` (the same rule as the socket): the four
 players of the table, an organiser watching, anyone once the round has closed.
 """
 
@@ -22,7 +22,7 @@ from django.utils.translation import pgettext
 
 from ..errors import NotAllowed, NotFound
 from ..models import PlayMode, RoundStatus, Table
-from ..online import seats, services
+from ..selectors import table_seats, table_server
 from ..templatetags.players import player_name
 
 
@@ -124,7 +124,7 @@ def _strings() -> dict[str, str]:
 def _names(table: Table) -> dict[str, str]:
     """seat -> the name the players go by (their display name, or user name)."""
 
-    taken = seats.table_seats(table)
+    taken = table_seats.table_seats(table)
     users = get_user_model().objects.select_related("profile").in_bulk(taken.values())
     return {seat: player_name(users[user_id]) for seat, user_id in taken.items()}
 
@@ -142,14 +142,14 @@ def play_table(request, tournament_id: int, table_id: int):
     # Asking the service is also the page's permission check; it sends no hand, so the
     # page leaves the seats as they are until the socket sends the first one.
     try:
-        numbers, current = services.board_in_play(table=table, user=request.user)
+        numbers, current = table_server.board_in_play(table=table, user=request.user)
     except NotAllowed as error:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         raise PermissionDenied(str(error)) from error
     except NotFound as error:
         raise Http404(str(error)) from error
-    seat = seats.seat_of(table, request.user)
+    seat = table_seats.seat_of(table, request.user)
     config = {
         "table": table.pk,
         "tableNumber": table.number,

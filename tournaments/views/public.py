@@ -28,7 +28,7 @@ from ..models import (
     Tournament,
     TournamentStatus,
 )
-from ..online import records
+from ..selectors import records
 from ..services import analysis
 from ..services.permissions import DIRECT_RESULTS, allowed
 from ..services.registration import registration_problem

@@ -172,7 +172,7 @@ def test_admin_issues_a_token_and_shows_its_key_once(organiser, make_user, engli
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_hashes_existing_keys_so_they_keep_working(django_user_model):
     """A key handed out before hashing (stored in plain text) still authenticates."""
-    from tournaments.api.auth import token_user
+    from tournaments.services.tokens import token_user
 
     executor = MigrationExecutor(connection)
     hashing = executor.loader.graph.node_map[("tournaments", "0009_api_token_hash")]

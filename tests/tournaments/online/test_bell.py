@@ -13,7 +13,8 @@ from django.db import connection
 from tests.support.clock import Held, wait_for_lock_wait
 from tournaments.errors import PlayRefused
 from tournaments.models import BoardResult, PairBoardScore, PlayAction, Table
-from tournaments.online import seats, services
+from tournaments.selectors import table_seats
+from tournaments.services import table_play
 from tournaments.services.clock import advance
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -50,7 +51,7 @@ def round_one(make_tournament, register_pairs, t0):
 def users_of(table) -> dict:
     from django.contrib.auth import get_user_model
 
-    ids = seats.table_seats(table)
+    ids = table_seats.table_seats(table)
     found = get_user_model().objects.in_bulk(ids.values())
     return {seat: found[user_id] for seat, user_id in ids.items()}
 
@@ -60,15 +61,15 @@ def one_action_from_the_end(table, now) -> dict:
     users = users_of(table)
 
     def act(seat, action):
-        view = services.board_view(table=table, board_number=1, user=users[seat])
-        return services.act(
+        view = table_play.board_view(table=table, board_number=1, user=users[seat])
+        return table_play.act(
             table=table, board_number=1, user=users[seat],
             action={"seq": view["next_seq"], **action}, now=now,
         )  # fmt: skip
 
     for seat, action in OPENING:
         act(seat, action)
-    east = services.board_view(table=table, board_number=1, user=users["E"])
+    east = table_play.board_view(table=table, board_number=1, user=users["E"])
     act("E", {"type": "card", "card": east["legal"][0]})
     act("E", {"type": "claim", "tricks": 0})
     act("N", {"type": "accept"})
@@ -76,7 +77,7 @@ def one_action_from_the_end(table, now) -> dict:
 
 
 def last_action(table, users, now):
-    return services.act(
+    return table_play.act(
         table=table, board_number=1, user=users["S"], action={"seq": 8, **LAST[1]}, now=now
     )
 
@@ -116,7 +117,7 @@ def test_an_action_holding_the_round_is_stored_and_counted_by_the_close(round_on
     assert (cut.state, cut.ns_adjustment, cut.ew_adjustment) == ("adjusted", "A-", "A-")
     # And nothing is accepted after the close.
     with pytest.raises(PlayRefused, match="closed"):
-        services.act(
+        table_play.act(
             table=table, board_number=2, user=users["N"],
             action={"seq": 1, "type": "call", "call": "P"}, now=bell - timedelta(seconds=1),
         )  # fmt: skip

@@ -1,4 +1,4 @@
-"""Events after commit (tournaments.online.events): an accepted action and a round
+"""Events after commit (tournaments.services.announcements): an accepted action and a round
 close reach the Channels groups — with no card in them — and nothing is sent for a
 refused action or without a channel layer."""
 
@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from unittest.mock import ANY
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -15,9 +16,10 @@ from django.utils import timezone
 
 from tests.support.online import players_by_seat, table_at
 from tournaments.errors import ClockError, PlayRefused
-from tournaments.models import Round, RoundStatus, TournamentStatus
-from tournaments.online import events, seats, services
-from tournaments.services import clock
+from tournaments.models import PlayAction, Round, RoundStatus, TournamentStatus
+from tournaments.push.channel import encoded_views, table_group
+from tournaments.selectors import table_seats, table_server
+from tournaments.services import announcements, clock, table_play
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
@@ -52,17 +54,17 @@ def test_an_accepted_action_is_announced_to_its_table_after_the_commit(
 ):
     tournament, _pairs = online_running
     table = table_at(tournament)
-    layer, channel = listen(events.table_group(table.pk))
-    other_layer, other = listen(events.table_group(table_at(tournament, 1, 2).pk))
+    layer, channel = listen(table_group(table.pk))
+    other_layer, other = listen(table_group(table_at(tournament, 1, 2).pk))
     north = players_by_seat(table)["N"]
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        services.act(
+        table_play.act(
             table=table, board_number=1, user=north,
             action={"seq": 1, "type": "call", "call": "1NT", "alert": "15-17"},
         )  # fmt: skip
     assert len(callbacks) == 1
     [message] = messages(layer, channel)
-    seated = seats.table_seats(table)
+    seated = table_seats.table_seats(table)
     assert {k: message[k] for k in ("type", "board", "seq", "seats")} == {
         "type": "table.views", "board": 1, "seq": 1, "seats": seated,
     }  # fmt: skip
@@ -71,8 +73,8 @@ def test_an_accepted_action_is_announced_to_its_table_after_the_commit(
     views = {viewer: json.loads(text) for viewer, text in message["views"].items()}
     users = players_by_seat(table)
     for seat, user in users.items():
-        assert views[seat] == services.board_view(table=table, board_number=1, user=user)
-    assert views["*"] == services.board_view(table=table, board_number=1, user=organiser)
+        assert views[seat] == table_play.board_view(table=table, board_number=1, user=user)
+    assert views["*"] == table_play.board_view(table=table, board_number=1, user=organiser)
     # The alert is the caller's and the opponents': never shown to partner.
     assert views["E"]["auction"][0]["alert"] == "15-17"
     assert "alert" not in views["S"]["auction"][0]
@@ -81,7 +83,7 @@ def test_an_accepted_action_is_announced_to_its_table_after_the_commit(
         django_capture_on_commit_callbacks(execute=True) as callbacks,
         pytest.raises(PlayRefused),
     ):
-        services.act(
+        table_play.act(
             table=table, board_number=1, user=north,
             action={"seq": 2, "type": "call", "call": "2NT"},
         )  # fmt: skip
@@ -89,32 +91,70 @@ def test_an_accepted_action_is_announced_to_its_table_after_the_commit(
 
 
 @override_settings(CHANNEL_LAYERS=IN_MEMORY)
-def test_a_closing_round_tells_its_tables_where_each_pair_sits_next(
+def test_a_closing_round_tells_each_table_its_seats_where_each_player_sits_next_and_what_is_stored(
     online_running, organiser, django_capture_on_commit_callbacks
 ):
+    """The bell carries all a socket answers from (`table_server.bell_news`): each table
+    gets its own message, and nothing goes to a group no socket joins."""
     tournament, pairs = online_running
     table = table_at(tournament)
-    round_id = table.round_id
-    layer, channel = listen(events.round_group(round_id))
-    table_layer, table_channel = listen(events.table_group(table.pk))
+    other = table_at(tournament, 1, 2)
+    north = players_by_seat(table)["N"]
+    table_play.act(
+        table=table, board_number=1, user=north, action={"seq": 1, "type": "call", "call": "1C"}
+    )
+    layer, channel = listen(table_group(table.pk))
+    other_layer, other_channel = listen(table_group(other.pk))
     with django_capture_on_commit_callbacks(execute=True):
         clock.close_round_now(tournament=tournament, by=organiser, round_number=1)
     [message] = messages(layer, channel)
+    [other_message] = messages(other_layer, other_channel)
     assert message["type"] == "round.closed" and message["round"] == 1
-    assert message["next_round"] == 2 and message["tournament_id"] == tournament.pk
-    second = {
-        str(pair_id): {"table": t.number, "direction": direction}
+    assert message["status"] == RoundStatus.CLOSED and message["round_id"] == table.round_id
+    assert message["tournament_id"] == tournament.pk and "next_round" not in message
+    assert message["seats"] == table_seats.table_seats(table)
+    assert other_message["seats"] == table_seats.table_seats(other)
+    following = {
+        user_id: {"round": 2, "table": t.pk, "table_number": t.number, "direction": direction}
         for t in tournament.round_set.get(number=2).tables.all()
-        for pair_id, direction in ((t.ns_pair_id, "NS"), (t.ew_pair_id, "EW"))
+        for pair, direction in ((t.ns_pair, "NS"), (t.ew_pair, "EW"))
+        for user_id in (pair.player1_id, pair.player2_id)
     }
-    assert message["seats"] == second and len(second) == len(pairs)
-    assert messages(table_layer, table_channel) == [message]
+    for told, at in ((message, table), (other_message, other)):
+        players = table_seats.table_seats(at).values()
+        assert told["next"] == {str(user_id): following[user_id] for user_id in players}
+    [call] = PlayAction.objects.filter(table=table)
+    assert message["boards"] == {"1": [call.board_id, 1, call.pk], "2": [ANY, 0, 0]}
+    assert {n: stored[1:] for n, stored in other_message["boards"].items()} == {
+        "1": [0, 0],
+        "2": [0, 0],
+    }
+    assert len(following) == 2 * len(pairs)
+
+
+@pytest.mark.parametrize("tables", [2, 6])
+def test_the_bell_news_is_read_in_as_many_queries_whatever_the_field(
+    tables, organiser, make_tournament, register_pairs, django_assert_num_queries
+):
+    tournament = make_tournament(
+        start_at=timezone.now() + timedelta(hours=1),
+        registration_opens_at=timezone.now() - timedelta(days=1),
+        rounds=2,
+        play="online",
+    )
+    register_pairs(tournament, 2 * tables, now=timezone.now())
+    clock.start_now(by=organiser, tournament=tournament)
+    clock.close_round_now(tournament=tournament, by=organiser, round_number=1)
+    closed = Round.objects.get(tournament=tournament, number=1)
+    with django_assert_num_queries(7):
+        news = table_server.bell_news(closed_round_id=closed.pk)
+    assert len(news) == tables
 
 
 @override_settings(CHANNEL_LAYERS={})
 def test_without_a_channel_layer_events_are_no_ops(online_running):
     assert get_channel_layer() is None
-    events.views_stored(table_id=1, board_number=1, seq=1, seats={}, views={})  # no error
+    announcements.views_stored(table_id=1, board_number=1, seq=1, seats={}, views={})  # no error
 
 
 @override_settings(CHANNEL_LAYERS=IN_MEMORY)
@@ -126,16 +166,14 @@ def test_an_extension_a_pause_and_a_resume_tell_the_round_its_new_clock(
     tournament, _pairs = online_running
     table = table_at(tournament)
     round_id = table.round_id
-    layer, channel = listen(events.round_group(round_id))
-    table_layer, table_channel = listen(events.table_group(table.pk))
-    other_layer, other = listen(events.table_group(table_at(tournament, 1, 2).pk))
+    table_layer, table_channel = listen(table_group(table.pk))
+    other_layer, other = listen(table_group(table_at(tournament, 1, 2).pk))
     before = Round.objects.get(pk=round_id).ends_at
     t0 = timezone.now()
 
     def told() -> dict:
-        heard = messages(layer, channel)
+        heard = messages(table_layer, table_channel)
         assert len(heard) == 1, heard
-        assert messages(table_layer, table_channel) == heard
         assert messages(other_layer, other) == heard
         return heard[0]
 
@@ -170,7 +208,7 @@ def test_a_refused_extension_and_a_played_elsewhere_round_announce_nothing(
 ):
     tournament, _pairs = online_running
     table = table_at(tournament)
-    layer, channel = listen(events.table_group(table.pk))
+    layer, channel = listen(table_group(table.pk))
     with (
         django_capture_on_commit_callbacks(execute=True) as callbacks,
         pytest.raises(ClockError),
@@ -185,7 +223,7 @@ def test_a_refused_extension_and_a_played_elsewhere_round_announce_nothing(
     register_pairs(elsewhere, 4, now=timezone.now())
     clock.start_now(by=organiser, tournament=elsewhere)
     there = table_at(elsewhere)
-    there_layer, there_channel = listen(events.table_group(there.pk))
+    there_layer, there_channel = listen(table_group(there.pk))
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         clock.extend_round(tournament=elsewhere, minutes=10, by=organiser)
         clock.pause(tournament=elsewhere, by=organiser)
@@ -210,7 +248,7 @@ def test_a_round_that_opens_tells_its_tables_when_it_ends(
     second = Round.objects.get(tournament=tournament, number=2)
     assert second.status == RoundStatus.SCHEDULED
     table = table_at(tournament, 2)
-    layer, channel = listen(events.table_group(table.pk))
+    layer, channel = listen(table_group(table.pk))
     with django_capture_on_commit_callbacks(execute=True):
         clock.advance(now=second.starts_at)
     [message] = messages(layer, channel)
@@ -222,7 +260,7 @@ def test_a_round_that_opens_tells_its_tables_when_it_ends(
 
 def test_each_view_travels_as_exactly_the_json_a_socket_would_send():
     import play
-    from tournaments.online.views import table_views
+    from tournaments.selectors.board_views import table_views
 
     state = play.BoardState.start(
         "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765", "N", "None"
@@ -233,6 +271,6 @@ def test_each_view_travels_as_exactly_the_json_a_socket_would_send():
         state = state.apply(play.Call(state.turn, call))
     state = state.apply(play.Card("E", "ST"))
     views = table_views(state)
-    texts = events._encoded(views)
+    texts = encoded_views(views)
     assert texts == {viewer: json.dumps(view) for viewer, view in views.items()}
     assert json.loads(texts["W"])["auction"][0]["alert"].startswith('"play": null')

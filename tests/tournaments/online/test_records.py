@@ -14,8 +14,8 @@ import play
 from tests.support.online import play_board, players_by_seat, service_player, table_at
 from tournaments.exports import pbn_export
 from tournaments.models import BoardResult, PlayAction
-from tournaments.online import records, services
-from tournaments.services import clock
+from tournaments.selectors import records
+from tournaments.services import clock, table_play
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
@@ -39,7 +39,7 @@ def round_played(online_running, organiser):
     one, two = table_at(tournament, 1, 1), table_at(tournament, 1, 2)
     for table, board, opening, claim_rate in ((one, 1, "1NT", 0), (two, 1, "2C", 0.3)):
         users = players_by_seat(table)
-        services.act(
+        table_play.act(
             table=table, board_number=board, user=users["N"],
             action={"seq": 1, "type": "call", "call": opening, "alert": "strong"},
         )  # fmt: skip
@@ -48,7 +48,7 @@ def round_played(online_running, organiser):
     view_of, act = service_player(one, 2)
     play_board(view_of, act, players_by_seat(one), seed=11, claim_rate=0)
     users = players_by_seat(two)
-    services.act(
+    table_play.act(
         table=two, board_number=2, user=users["E"], action={"seq": 1, "type": "call", "call": "P"}
     )
     clock.close_round_now(tournament=tournament, by=organiser, round_number=1)

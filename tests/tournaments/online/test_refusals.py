@@ -14,9 +14,9 @@ from tests.support.online import (
     players_by_seat,
     table_at,
 )
-from tournaments.models import PlayAction, SwappedSeats
-from tournaments.online import seats, services
-from tournaments.services import clock
+from tournaments.models import PairSeats, PlayAction
+from tournaments.selectors import table_seats
+from tournaments.services import clock, table_play
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
@@ -28,7 +28,7 @@ def board_path(tournament, round_number=1, table=1, board=1) -> str:
 def everything() -> dict:
     data = snapshot()
     data["PlayAction"] = list(PlayAction.objects.order_by("pk").values())
-    data["SwappedSeats"] = list(SwappedSeats.objects.order_by("pk").values())
+    data["PairSeats"] = list(PairSeats.objects.order_by("pk").values())
     return data
 
 
@@ -186,18 +186,18 @@ def test_players_cannot_enter_results_of_an_online_tournament(apis, organiser_ap
 def test_seats_swap_until_the_first_call_and_two_devices_share_a_seat(apis):
     tournament, table, api = apis
     north, south = players_by_seat(table)["N"], players_by_seat(table)["S"]
-    assert seats.seat_of(table, north) == "N"
+    assert table_seats.seat_of(table, north) == "N"
     swapped = api["S"].post(f"/tournaments/{tournament.pk}/rounds/1/tables/1/swap")
     assert swapped.status_code == 200, swapped.content
     assert swapped.json()["seats"]["N"] == south.username
-    assert seats.seat_of(table, south) == "N" and seats.seat_of(table, north) == "S"
+    assert table_seats.seat_of(table, south) == "N" and table_seats.seat_of(table, north) == "S"
     # Two devices of the same player: the same seat and the same view.
     first, second = Api(token_for(south)), Api(token_for(south))
     assert (
         first.get(board_path(tournament) + "/view").json()
         == second.get(board_path(tournament) + "/view").json()
     )
-    assert services.board_view(table=table, board_number=1, user=south)["seat"] == "N"
+    assert table_play.board_view(table=table, board_number=1, user=south)["seat"] == "N"
     assert post(api["S"], tournament, {"seq": 1, "type": "call", "call": "P"}).status_code == 200
     before = everything()
     assert_error(api["N"].post(f"/tournaments/{tournament.pk}/rounds/1/tables/1/swap"), 409,

@@ -1,4 +1,4 @@
-"""The replayed board each process keeps per table (`tournaments.online.replays`): never
+"""The replayed board each process keeps per table (`tournaments.selectors.replays`): never
 trusted beyond what the database holds."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import pytest
 import play
 from tests.support.online import actor_of, choose, players_by_seat, table_at
 from tournaments.models import Board, PlayAction
-from tournaments.online import replays, services
+from tournaments.selectors import replays
+from tournaments.services import table_play
 
 pytestmark = pytest.mark.django_db
 
@@ -23,11 +24,11 @@ def _nothing_kept():
 
 
 def _play(table, users, actions: int, rng) -> dict:
-    view = services.board_view(table=table, board_number=1, user=users["N"])
+    view = table_play.board_view(table=table, board_number=1, user=users["N"])
     for _ in range(actions):
         seat = actor_of(view)
-        mine = services.board_view(table=table, board_number=1, user=users[seat])
-        view = services.act(
+        mine = table_play.board_view(table=table, board_number=1, user=users[seat])
+        view = table_play.act(
             table=table, board_number=1, user=users[seat], action=choose(mine, rng, 0)
         )
     return view
@@ -37,7 +38,7 @@ def _kept(table, users=None):
     """(board 1, what this process keeps of it), after a view has read it when `users`
     are given (a test's actions are not committed, so `act` keeps nothing itself)."""
     if users is not None:
-        services.board_view(table=table, board_number=1, user=users["N"])
+        table_play.board_view(table=table, board_number=1, user=users["N"])
     board = Board.objects.get(round_id=table.round_id, number=1)
     return board, replays._kept[table.pk, board.pk]
 
@@ -51,7 +52,7 @@ def _keep(table, board, kept, **instead) -> None:
 
 def _views(table, users) -> dict:
     return {
-        seat: services.board_view(table=table, board_number=1, user=user)
+        seat: table_play.board_view(table=table, board_number=1, user=user)
         for seat, user in users.items()
     }
 
@@ -70,7 +71,7 @@ def test_a_board_kept_from_earlier_is_brought_up_to_date_with_the_rows_after_it(
     rng = random.Random(3)
     _play(table, users, 6, rng)
     board, early = _kept(table, users)
-    assert early.stored.count == 6
+    assert early.stored.actions == 6
     _play(table, users, 5, rng)
     # As if this process had seen only the first six (the others were stored elsewhere).
     _keep(table, board, early)
@@ -89,8 +90,8 @@ def test_a_kept_board_that_does_not_match_the_stored_rows_is_replayed(online_run
     # The same count but another last row, and a count ahead of the database: neither
     # is the board the database holds.
     for stored in (
-        replays.Stored(kept.stored.count, kept.stored.last_id + 1000),
-        replays.Stored(kept.stored.count + 3, kept.stored.last_id + 3),
+        replays.Stored(kept.stored.actions, kept.stored.last_id + 1000),
+        replays.Stored(kept.stored.actions + 3, kept.stored.last_id + 3),
     ):
         _keep(table, board, kept, stored=stored)
         assert _views(table, users) == truth
@@ -98,7 +99,7 @@ def test_a_kept_board_that_does_not_match_the_stored_rows_is_replayed(online_run
     other = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
     _keep(table, board, kept, deal=(other, "N", "None"),
           state=play.BoardState.start(other, "N", "None"))  # fmt: skip
-    assert services.board_view(table=table, board_number=1, user=users["N"]) == truth["N"]
+    assert table_play.board_view(table=table, board_number=1, user=users["N"]) == truth["N"]
 
 
 def test_another_process_s_action_is_taken_from_its_event_only_when_it_follows(

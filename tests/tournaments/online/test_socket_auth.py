@@ -33,15 +33,15 @@ from tests.support.online_ws import (
     token_of,
 )
 from tournaments.models import ApiToken, PlayAction
-from tournaments.online.consumers import (
+from tournaments.services import clock
+from tournaments.services.tokens import issue_token, revoke_tokens
+from tournaments.sockets.auth import socket_address
+from tournaments.sockets.consumers import (
     CLOSE_NOT_ALLOWED,
     CLOSE_TOO_BIG,
     CLOSE_TOO_MANY,
     CLOSE_UNAUTHENTICATED,
 )
-from tournaments.online.ws_auth import socket_address
-from tournaments.services import clock
-from tournaments.services.tokens import issue_token, revoke_tokens
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TIMEOUT = 10

@@ -31,7 +31,7 @@ from tests.support.online_ws import token_of as key_of
 from tests.support.servers import free_port, stop, wait_for_server_sessions
 from tests.support.uvicorn import start_server, wait_until_listening
 from tournaments.models import ApiToken
-from tournaments.online.consumers import CLOSE_TOO_BIG, CLOSE_TOO_MANY, CLOSE_UNAUTHENTICATED
+from tournaments.sockets.consumers import CLOSE_TOO_BIG, CLOSE_TOO_MANY, CLOSE_UNAUTHENTICATED
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TIMEOUT = 20

@@ -29,7 +29,7 @@ from tests.support.online_ws import (
 from tests.support.servers import free_port, stop, wait_for_server_sessions
 from tests.support.uvicorn import EMBEDDED, start_server, wait_until_listening
 from tournaments.models import BoardResult, Round, Table
-from tournaments.online import services
+from tournaments.services import table_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -84,7 +84,7 @@ def wait_seq(pages, seq: int, board: int = 1) -> None:
 
 def views(table, users, board: int = 1) -> dict[str, dict]:
     return {
-        seat: services.board_view(table=table, board_number=board, user=user)
+        seat: table_play.board_view(table=table, board_number=board, user=user)
         for seat, user in users.items()
     }
 
@@ -269,7 +269,7 @@ def test_four_seats_play_a_board_claim_and_hear_the_bell(make_tournament, regist
                             page.wait_for_function(RECONNECTING)
                         now = views(table, users)
                         actor = next(seat for seat in SEATS if now[seat]["legal"])
-                        services.act(
+                        table_play.act(
                             table=table,
                             board_number=1,
                             user=users[actor],

@@ -16,8 +16,7 @@ from tests.support.online import (
 )
 from tournaments.errors import NotAllowed, NotFound
 from tournaments.models import BoardResult, PlayAction
-from tournaments.online import services
-from tournaments.services import clock
+from tournaments.services import clock, table_play
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 KEYS = {
@@ -40,7 +39,7 @@ def test_each_seat_sees_only_its_own_hand_before_the_lead(online_running):
     table = table_at(tournament)
     hands = dict(zip("NESW", _deal(tournament, 1), strict=True))
     for seat, user in players_by_seat(table).items():
-        view = services.board_view(table=table, board_number=1, user=user)
+        view = table_play.board_view(table=table, board_number=1, user=user)
         assert set(view) == KEYS
         assert view["seat"] == seat
         assert list(view["hands"]) == [seat]
@@ -62,33 +61,33 @@ def test_dummy_is_shown_after_the_opening_lead_and_alerts_only_to_opponents(
     users = players_by_seat(table)
 
     def act(seat, **action):
-        view = services.board_view(table=table, board_number=1, user=users[seat])
-        return services.act(
+        view = table_play.board_view(table=table, board_number=1, user=users[seat])
+        return table_play.act(
             table=table, board_number=1, user=users[seat],
             action={"seq": view["next_seq"], **action},
         )  # fmt: skip
 
     act("N", type="call", call="1NT", alert="15-17")
-    east = services.board_view(table=table, board_number=1, user=users["E"])
-    south = services.board_view(table=table, board_number=1, user=users["S"])
-    north = services.board_view(table=table, board_number=1, user=users["N"])
+    east = table_play.board_view(table=table, board_number=1, user=users["E"])
+    south = table_play.board_view(table=table, board_number=1, user=users["S"])
+    north = table_play.board_view(table=table, board_number=1, user=users["N"])
     assert east["auction"] == [{"seat": "N", "call": "1NT", "alert": "15-17"}]
     assert north["auction"] == [{"seat": "N", "call": "1NT", "alert": "15-17"}]
     assert south["auction"] == [{"seat": "N", "call": "1NT"}]  # never to partner
     for seat in "ESW":
         act(seat, type="call", call="P")
-    lead = services.board_view(table=table, board_number=1, user=users["E"])
+    lead = table_play.board_view(table=table, board_number=1, user=users["E"])
     assert lead["contract"] == "1NT" and lead["declarer"] == "N" and lead["turn"] == "E"
     assert list(lead["hands"]) == ["E"]
     act("E", type="card", card=lead["legal"][0])
     for seat in "NESW":
-        view = services.board_view(table=table, board_number=1, user=users[seat])
+        view = table_play.board_view(table=table, board_number=1, user=users[seat])
         assert set(view["hands"]) == {seat, "S"}  # own hand and dummy
     # Dummy's turn: declarer acts, with dummy's cards as legal.
-    declarer = services.board_view(table=table, board_number=1, user=users["N"])
+    declarer = table_play.board_view(table=table, board_number=1, user=users["N"])
     assert declarer["turn"] == "S"
     assert set(declarer["legal"]) <= set(declarer["hands"]["S"]) and declarer["legal"]
-    dummy = services.board_view(table=table, board_number=1, user=users["S"])
+    dummy = table_play.board_view(table=table, board_number=1, user=users["S"])
     assert dummy["legal"] == []
 
 
@@ -103,15 +102,15 @@ def test_others_are_refused_until_the_round_closes_then_see_everything(
     stranger = make_user()
     for user in (other_table_player, stranger, AnonymousUser()):
         with pytest.raises(NotAllowed):
-            services.board_view(table=table, board_number=1, user=user)
-    watched = services.board_view(table=table, board_number=1, user=organiser)
+            table_play.board_view(table=table, board_number=1, user=user)
+    watched = table_play.board_view(table=table, board_number=1, user=organiser)
     assert watched["seat"] is None and set(watched["hands"]) == set("NESW")
     assert watched["legal"] == []
     view_of, act = service_player(table, 1)
     play_board(view_of, act, players_by_seat(table), seed=7)
     clock.close_round_now(tournament=tournament, by=organiser, round_number=1)
     for user in (other_table_player, stranger, AnonymousUser()):
-        view = services.board_view(table=table, board_number=1, user=user)
+        view = table_play.board_view(table=table, board_number=1, user=user)
         assert view["seat"] is None and set(view["hands"]) == set("NESW")
         assert view["over"] and view["result"] is not None
         assert all(len(hand) == 13 for hand in view["hands"].values())
@@ -127,10 +126,10 @@ def test_a_finished_board_shows_all_four_hands_to_its_own_table_and_stores_the_r
     last = play_board(view_of, act, users, seed=3)
     assert last["over"] and actor_of(last) is None
     for seat, user in users.items():
-        view = services.board_view(table=table, board_number=1, user=user)
+        view = table_play.board_view(table=table, board_number=1, user=user)
         assert set(view["hands"]) == set("NESW")
         # Board 2 at the same table is still private.
-        nxt = services.board_view(table=table, board_number=2, user=user)
+        nxt = table_play.board_view(table=table, board_number=2, user=user)
         assert list(nxt["hands"]) == [seat]
     result = BoardResult.objects.get(table=table, board__number=1)
     assert result.played_online and result.confirmed_at is not None
@@ -150,7 +149,7 @@ def test_a_played_elsewhere_tournament_has_no_tables_to_play_at(api_running):
     tournament, _pairs = api_running
     table = table_at(tournament)
     with pytest.raises(NotFound):
-        services.board_view(table=table, board_number=1, user=table.ns_pair.player1)
+        table_play.board_view(table=table, board_number=1, user=table.ns_pair.player1)
 
 
 def test_partner_never_sees_the_hand_of_the_other_seat(online_running):
@@ -159,5 +158,5 @@ def test_partner_never_sees_the_hand_of_the_other_seat(online_running):
     users = players_by_seat(table)
     hands = dict(zip("NESW", _deal(tournament, 1), strict=True))
     for seat, user in users.items():
-        view = services.board_view(table=table, board_number=1, user=user)
+        view = table_play.board_view(table=table, board_number=1, user=user)
         assert not _cards(view) & hands[PARTNER[seat]]

@@ -19,6 +19,7 @@ from django.utils import timezone
 from config.asgi import application
 from scoring import SEATS, side_of
 from tests.support.online_ws import (
+    StatementsSent,
     allowed_cards,
     board_path,
     cards_in,
@@ -32,13 +33,15 @@ from tests.support.online_ws import (
     token_of,
 )
 from tournaments.models import ApiToken, PlayAction, Round
-from tournaments.online import consumers
-from tournaments.online.consumers import (
+from tournaments.push import channel
+from tournaments.selectors import table_server
+from tournaments.services import announcements, clock, table_play
+from tournaments.sockets import consumers
+from tournaments.sockets.consumers import (
     CLOSE_NOT_ALLOWED,
     CLOSE_NOT_FOUND,
     CLOSE_UNAUTHENTICATED,
 )
-from tournaments.services import clock
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TIMEOUT = 10
@@ -326,6 +329,56 @@ def test_the_close_tells_each_seat_and_where_it_sits_next(room):
         assert seated.number == message["next"]["table_number"]
 
 
+def test_the_bell_is_answered_by_every_socket_without_a_single_statement(room, monkeypatch):
+    """Issue 23: a socket answers the bell from the message (`table_server.bell_news`) and
+    the board its process keeps: its closing view and next seat need no read. The view is
+    the one the service gives after the close."""
+    table, tokens, users = room["table"], room["tokens"], room["users"]
+
+    async def scenario():
+        sockets, views = {}, {}
+        for seat in SEATS:
+            sockets[seat], _ = await connect(board_path(table, 1), token=tokens[seat])
+            views[seat] = (await sockets[seat].receive_json_from(timeout=TIMEOUT))["view"]
+        for _ in range(5):  # the auction and the opening lead
+            actor = next(seat for seat in SEATS if robot_action(views[seat]))
+            action = robot_action(views[actor])
+            await sockets[actor].send_json_to(
+                {**action, "type": "action", "action": action["type"]}
+            )
+            for seat in SEATS:
+                views[seat] = (await sockets[seat].receive_json_from(timeout=TIMEOUT))["view"]
+        round = await database_sync_to_async(Round.objects.get)(pk=table.round_id)
+        # The close itself, with its announcement held back: the bell's message is sent
+        # below, while every statement is counted.
+        with monkeypatch.context() as held:
+            held.setattr(announcements, "round_closed", lambda **_: None)
+            await database_sync_to_async(clock.advance)(now=round.ends_at + timedelta(seconds=1))
+        layer = get_channel_layer()
+        news = dict(
+            await database_sync_to_async(table_server.bell_news)(closed_round_id=table.round_id)
+        )
+        with StatementsSent() as sent:
+            await layer.group_send(channel.table_group(table.pk), news[table.pk])
+            told = {seat: await sockets[seat].receive_json_from(timeout=TIMEOUT) for seat in SEATS}
+        for ws in sockets.values():
+            await ws.disconnect()
+        return told, sent.statements
+
+    told, statements = async_to_sync(scenario)()
+    assert statements == []
+    following = Round.objects.get(tournament=room["round"].tournament, number=2)
+    for seat, message in told.items():
+        assert message["type"] == "round_closed" and message["round"] == 1
+        assert message["view"] == table_play.board_view(
+            table=table, board_number=1, user=users[seat]
+        )
+        assert message["view"]["seat"] == seat and len(message["view"]["hands"]) == 4
+        assert message["view"]["next_seq"] == 6
+        seated = following.tables.get(pk=message["next"]["table"])
+        assert seated.side_of(users[seat].pk) == message["next"]["direction"]
+
+
 def _leak_check(received, *, viewer, hands_by_board, alert_seat):
     """Every message `viewer` received names no card it was not allowed to see, and
     shows an alert only to the caller's opponents."""
@@ -526,7 +579,7 @@ def test_an_event_that_overtook_an_earlier_one_waits_for_it(room, monkeypatch):
 
     async def scenario():
         layer = get_channel_layer()
-        group = consumers.table_group(table.pk)
+        group = channel.table_group(table.pk)
         ws, _ = await connect(board_path(table, 1), token=room["tokens"]["N"])
         assert (await ws.receive_json_from(timeout=TIMEOUT))["seq"] == 0
         await layer.group_send(group, event(2))

@@ -23,9 +23,9 @@ import scoring
 from tests.support.online_ws import open_online_round
 from tests.support.uvicorn import free_port, start_server, stop, wait_until_listening
 from tournaments.models import Board, BoardResult, PlayAction, Round, Table, TournamentStatus
-from tournaments.online.views import action_of
 from tournaments.robots.client import Pace
 from tournaments.robots.runner import Options, drive
+from tournaments.selectors.board_views import action_of
 from tournaments.selectors.results import standings
 from tournaments.services import clock
 

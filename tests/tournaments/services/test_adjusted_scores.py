@@ -10,11 +10,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import pairing
 import scoring
 from tests.support.clock import submit
 from tournaments.models import Pair, PairBoardScore, Standing, Table
-from tournaments.services import clock, results
+from tournaments.services import results
 from tournaments.services.clock import advance
+from tournaments.services.formats import swiss_pairs
 
 MINUTE = timedelta(minutes=1)
 
@@ -208,11 +210,11 @@ def test_a_pair_with_no_completed_board_stands_at_average_for_seating(
     submit(t1, 1, "4S", "N", 11, now=t0 + MINUTE)  # +450
     submit(t2, 1, "4S", "N", 8, now=t0 + MINUTE)  # -100; table 3 is cut off
     advance(now=t0 + 20 * MINUTE)
-    states = {s.pair_id: s for s in clock.pair_states(tournament)}
+    states = {s.pair_id: s for s in swiss_pairs.pair_states(tournament)}
     cut_off = (pairs[4].pk, pairs[5].pk)
     assert [states[p].score for p in cut_off] == [average, average]
     assert [states[p].boards_completed for p in cut_off] == [0, 0]
     # Between the winners and the losers of round 1, not below the losers.
-    ordered = [s.pair_id for s in clock.pairing.standings_order(states.values())]
+    ordered = [s.pair_id for s in pairing.standings_order(states.values())]
     losers = (pairs[1].pk, pairs[2].pk)
     assert max(ordered.index(p) for p in cut_off) < min(ordered.index(p) for p in losers)

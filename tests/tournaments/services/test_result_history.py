@@ -396,7 +396,7 @@ def test_a_board_played_at_the_systems_table_appends_its_entry_line(
     make_tournament, register_pairs
 ):
     from tests.support.online_ws import open_online_round, robot_action, seated_users
-    from tournaments.online import services
+    from tournaments.services import table_play
 
     _first, tables = open_online_round(make_tournament, register_pairs, boards=1)
     table = tables[0]
@@ -404,9 +404,9 @@ def test_a_board_played_at_the_systems_table_appends_its_entry_line(
     last_actor = None
     for _ in range(80):
         for user in users.values():
-            action = robot_action(services.board_view(table=table, board_number=1, user=user))
+            action = robot_action(table_play.board_view(table=table, board_number=1, user=user))
             if action is not None:
-                services.act(table=table, board_number=1, user=user, action=action)
+                table_play.act(table=table, board_number=1, user=user, action=action)
                 last_actor = user
                 break
         else:

@@ -3,7 +3,9 @@
 - `scoring.pair_totals` (many pairs at once) against `scoring.pair_total` (one pair);
 - the array literals `services/bulk.py` hands PostgreSQL read back as the same values;
 - on random fields closed by the real clock, the grouped query of the totals against the
-  ORM aggregate it replaced, and the stored totals and board scores against the rule.
+  ORM aggregate it replaced, and the stored totals and board scores against the rule;
+- the board scores and standings, with no database keys since migration 0018, still
+  go with what they belong to through the ORM's cascade.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from hypothesis import strategies as st
 import scoring
 from tests.support.clock import submit
 from tournaments.models import (
+    Board,
+    BoardResult,
     Pair,
     PairBoardScore,
     PairStatus,
@@ -206,3 +210,37 @@ def test_a_random_field_closes_as_the_rule_says(
             )
             expected = board_scoring.round_total(scoring.running_total(method, points))
             assert standing.round_score == (expected if points else None)
+
+
+def test_deletes_still_reach_the_derived_rows(make_tournament, register_pairs, t0):
+    """The board scores and standings have no database foreign keys (migration 0018): the
+    ORM's cascade is all that removes them with their result, round, board or pair."""
+    rng = random.Random(7)
+    tournament = make_tournament(rounds=3, boards_per_round=3, scoring_method="MP")
+    register_pairs(tournament, 9)  # a bye: scores with no result, reached by pair and board
+    advance(now=t0)
+    bell = t0 + 20 * MINUTE
+    _play_round(rng, 1, tournament, bell)
+    advance(now=bell)
+    pairs = list(Pair.objects.filter(tournament=tournament).values_list("id", flat=True))
+    boards = list(Board.objects.filter(tournament=tournament).values_list("id", flat=True))
+    first = Round.objects.get(tournament=tournament, number=1)
+    played = BoardResult.objects.filter(board__round=first, state="played").first()
+    assert played is not None
+    played_id = played.pk
+    assert PairBoardScore.objects.filter(result_id=played_id).count() == 2
+    played.delete()
+    assert not PairBoardScore.objects.filter(result_id=played_id).exists()
+    assert PairBoardScore.objects.filter(board__round=first, result__isnull=True).count() == 3
+    assert Standing.objects.filter(round=first).count() == len(pairs)
+
+    # A pair is protected while a table or a bye names it: the rounds go first.
+    Round.objects.filter(tournament=tournament).delete()
+    assert not PairBoardScore.objects.filter(board_id__in=boards).exists()
+    assert not Standing.objects.filter(round_id=first.pk).exists()
+    # What only the pair leads to: a standing whose round is gone (no key refuses it).
+    Standing.objects.create(
+        pair_id=pairs[0], round_id=first.pk, total=0.0, boards_completed=0, position=1
+    )
+    tournament.delete()
+    assert not Standing.objects.filter(pair_id__in=pairs).exists()

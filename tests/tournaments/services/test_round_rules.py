@@ -19,20 +19,30 @@ NOON = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
 
 @pytest.mark.parametrize(
-    "status, ends_at, paused_at, now, rung",
+    "status, tournament_status, paused_at, now, rung",
     [
-        ("open", NOON, None, NOON - MINUTE, False),
-        ("open", NOON, None, NOON, True),  # the bell rings at ends_at
-        ("open", NOON, NOON - MINUTE, NOON + MINUTE, False),  # paused before it
-        ("open", NOON, NOON + MINUTE, NOON + 2 * MINUTE, True),  # paused after it
-        ("open", NOON, NOON, NOON + MINUTE, True),  # paused at the very bell
-        ("closed", NOON, None, NOON - MINUTE, True),  # closed early by the director
-        ("scheduled", NOON, None, NOON - MINUTE, False),
+        ("open", "running", None, NOON - MINUTE, False),
+        ("open", "running", None, NOON, True),  # the bell rings at ends_at
+        ("open", "paused", NOON - MINUTE, NOON + MINUTE, False),  # paused before it
+        ("open", "paused", NOON + MINUTE, NOON + 2 * MINUTE, True),  # paused after it
+        ("open", "paused", NOON, NOON + MINUTE, True),  # paused at the very bell
+        # A pause's time left behind once the tournament runs again counts for nothing.
+        ("open", "running", NOON - MINUTE, NOON + MINUTE, True),
+        ("closed", "running", None, NOON - MINUTE, True),  # closed early by the director
+        ("closed", "paused", NOON - 2 * MINUTE, NOON - MINUTE, True),
+        ("scheduled", "running", None, NOON - MINUTE, False),
     ],
 )
-def test_the_bell_rule(status, ends_at, paused_at, now, rung):
-    assert round_rules.bell_rung(status=status, ends_at=ends_at, paused_at=paused_at, now=now) is (
-        rung
+def test_the_bell_rule(status, tournament_status, paused_at, now, rung):
+    assert (
+        round_rules.bell_rung(
+            status=status,
+            ends_at=NOON,
+            tournament_status=tournament_status,
+            paused_at=paused_at,
+            now=now,
+        )
+        is rung
     )
 
 

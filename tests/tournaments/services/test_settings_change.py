@@ -10,7 +10,7 @@ import pytest
 from django.db import DatabaseError, connection
 
 from tests.support.clock import submit
-from tournaments import sql
+from tournaments import round_rules, sql
 from tournaments.errors import PermissionRequired
 from tournaments.models import (
     BoardResult,
@@ -24,7 +24,6 @@ from tournaments.models import (
     Table,
     Tournament,
 )
-from tournaments.services import settings_change
 from tournaments.services.clock import advance
 from tournaments.services.settings_change import (
     SettingsInvalid,
@@ -285,19 +284,19 @@ def test_rounds_may_grow_while_running_and_the_event_plays_them(
         )
 
 
-def test_has_started_and_a_pause_before_the_start(make_tournament, register_pairs, organiser, t0):
+def test_started_and_a_pause_before_the_start(make_tournament, register_pairs, organiser, t0):
     from tournaments.services import clock
 
     tournament = make_tournament()
-    assert not settings_change.has_started(tournament)
+    assert not round_rules.started(tournament)
     clock.pause(tournament=tournament, by=organiser, now=t0 - MINUTE)
     tournament.refresh_from_db()
-    assert not settings_change.has_started(tournament)
+    assert not round_rules.started(tournament)
     clock.resume(tournament=tournament, by=organiser, now=t0 - MINUTE)
     register_pairs(tournament, 2)
     advance(now=t0)
     tournament.refresh_from_db()
-    assert settings_change.has_started(tournament)
+    assert round_rules.started(tournament)
 
 
 def test_round_length_and_gap_time_only_rounds_not_yet_opened(

@@ -211,6 +211,32 @@ def test_a_threshold_typo_is_refused_in_admin_list_and_form(director_client):
     assert RankTitle.objects.get(pk=title.pk).min_master_points == before[2] + 1
 
 
+def test_a_title_is_renamed_through_the_titles_service_and_a_hostile_name_refused(
+    director_client, director
+):
+    title = RankTitle.objects.get(level=3)
+    url = reverse("admin:tournaments_ranktitle_change", args=[title.pk])
+    points = str(title.min_master_points)
+    renamed = {"name_zh": " 新名 ", "name_en": "New name", "min_master_points": points}
+    assert director_client.post(url, renamed).status_code == 302
+    title.refresh_from_db()
+    assert (title.name_zh, title.name_en) == ("新名", "New name")
+
+    hostile = {**renamed, "name_en": "Gold\u202elife"}
+    page = director_client.post(url, hostile)
+    assert page.status_code == 200
+    assert "direction of text" in str(page.context["adminform"].form.errors)
+    assert RankTitle.objects.get(pk=title.pk).name_en == "New name"
+    # The list cannot add or remove one of the twelve.
+    assert director_client.get(reverse("admin:tournaments_ranktitle_add")).status_code == 403
+
+    with pytest.raises(titles.TitleThresholdsInvalid, match="direction of text"):
+        titles.update_title(
+            level=3, name_zh="新名", name_en="Gold\u202elife",
+            min_master_points=title.min_master_points, by=director,
+        )  # fmt: skip
+
+
 def test_the_api_changes_round_length_and_gap_of_rounds_not_yet_opened(director, running):
     api = Api(token_for(director))
     path = f"/tournaments/{running.pk}/schedule"

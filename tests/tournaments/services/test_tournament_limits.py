@@ -65,11 +65,29 @@ def admin_form(client, url: str, **fields) -> dict:
     return data
 
 
-def test_the_admin_adds_a_good_tournament(admin_client):
-    response = admin_client.post(ADD, admin_form(admin_client, ADD))
+def test_the_admin_adds_a_good_tournament_through_the_setup_service(
+    admin_client, organiser, monkeypatch
+):
+    created = []
+    original = setup.create_tournament
+
+    def watched(**kwargs):
+        created.append(original(**kwargs))
+        return created[-1]
+
+    monkeypatch.setattr(setup, "create_tournament", watched)
+    form = admin_form(admin_client, ADD, neuberg="on", first_round_draw="random")
+    response = admin_client.post(ADD, form)
     assert response.status_code == 302, response.context["adminform"].form.errors
     t = Tournament.objects.get()
+    assert created == [t] and t.created_by == organiser
     assert (t.rounds, t.round_length, t.gap_length) == (7, timedelta(minutes=28), timedelta(0, 120))
+    assert (t.description, t.neuberg, t.first_round_draw) == (
+        "Two sessions.\r\nBring a partner.",
+        True,
+        "random",
+    )
+    assert response.url == reverse("admin:tournaments_tournament_changelist")
 
 
 @pytest.mark.parametrize(

@@ -18,12 +18,12 @@ from django.core.cache import cache
 from tests.support.clock import submit
 from tournaments import selectors, sql
 from tournaments.api import lookups
-from tournaments.api.auth import token_user
 from tournaments.errors import NotFound
 from tournaments.live import cache as live_cache
 from tournaments.models import ApiToken, BoardResult, Pair, ResultState, Round, Table
 from tournaments.services import clock
 from tournaments.services.registration import withdraw_pair
+from tournaments.services.tokens import token_user
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ import play
 from scoring import SEATS, seat_offset, side_of
 
 from ..models import Board, BoardResult, PlayAction, PlayMode, RoundStatus
-from .views import action_of
+from .board_views import action_of
 
 
 @dataclass(frozen=True)

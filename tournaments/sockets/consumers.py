@@ -3,9 +3,9 @@
 `ws/tables/<table_id>/boards/<n>/`, or with the table named as the HTTP API names it,
 `ws/tournaments/<id>/rounds/<r>/tables/<t>/boards/<n>/` — a seat, an organiser
 watching, or (after the round closed) anyone. The consumer stays thin: the snapshot is
-`services.board_view` built for THIS connection's user on the server, every action goes
-through `services.act`, and after an action the table's group carries the new views
-built once by `act` (`events.views_stored`); each socket sends on only the one its user
+`table_play.board_view` built for THIS connection's user on the server, every action goes
+through `table_play.act`, and after an action the table's group carries the new views
+built once by `act` (`announcements.views_stored`); each socket sends on only the one its user
 may see — their seat's as the message names the seats, an organiser's watching view, or
 none (then it asks `board_view`, which refuses whoever may not watch).
 
@@ -32,12 +32,14 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 
-from .. import limits
+from .. import limits, visibility
 from ..errors import NotAllowed, NotFound, ServiceError
-from . import live_reads, replays, services
-from .db import table_db
-from .views import WATCHER
-from .ws_auth import AUTH_REFUSAL, CREDENTIAL, credential_refusal, socket_address
+from ..push.channel import table_group
+from ..selectors import replays, table_server
+from ..selectors.board_views import WATCHER, board_json
+from ..services import table_play
+from .auth import AUTH_REFUSAL, CREDENTIAL, credential_refusal, socket_address
+from .pool import table_db
 
 logger = logging.getLogger(__name__)
 
@@ -180,14 +182,14 @@ def _take_message(
     reason = not_understood
     if action is not None:
         try:
-            return ("view", services.act(table=table, board_number=board_number, user=user,
+            return ("view", table_play.act(table=table, board_number=board_number, user=user,
                                          action=action))  # fmt: skip
         except ServiceError as error:
             reason = str(error)
     if afresh:
-        user = live_reads.user_afresh(user)
+        user = table_server.user_afresh(user)
     try:
-        view = services.board_view(table=table, board_number=board_number, user=user)
+        view = table_play.board_view(table=table, board_number=board_number, user=user)
     except ServiceError as error:
         return ("gone", error)
     return ("error", reason, view, user)
@@ -235,11 +237,6 @@ def _give_back_anonymous_place(address: str) -> None:
         logger.warning("sockets: could not count anonymous sockets", exc_info=True)
 
 
-def table_group(table_id: int) -> str:
-    """The Channels group of a table's sockets (part A's `events` sends to it)."""
-    return f"table-{table_id}"
-
-
 def _close_code(error: ServiceError) -> int:
     if isinstance(error, NotFound):
         return CLOSE_NOT_FOUND
@@ -256,8 +253,8 @@ def _view_seq(view: dict) -> int:
 @table_db
 def _load_table(route: dict):
     if "table_id" in route:
-        return live_reads.table_for_socket(table_id=route["table_id"])
-    return live_reads.table_for_socket(
+        return table_server.table_for_socket(table_id=route["table_id"])
+    return table_server.table_for_socket(
         tournament_id=route["tournament_id"],
         round_number=route["number"],
         table_number=route["table"],
@@ -266,18 +263,13 @@ def _load_table(route: dict):
 
 @table_db
 def _board_view(*, table, board_number: int, user) -> dict:
-    return services.board_view(table=table, board_number=board_number, user=user)
+    return table_play.board_view(table=table, board_number=board_number, user=user)
 
 
 @table_db
 def _board_view_afresh(*, table, board_number: int, user) -> tuple[dict, object]:
-    user = live_reads.user_afresh(user)
-    return services.board_view(table=table, board_number=board_number, user=user), user
-
-
-@table_db
-def _next_seat(*, user, closed_round_id: int) -> dict | None:
-    return live_reads.next_seat(user=user, closed_round_id=closed_round_id)
+    user = table_server.user_afresh(user)
+    return table_play.board_view(table=table, board_number=board_number, user=user), user
 
 
 class BoardConsumer(AsyncJsonWebsocketConsumer):
@@ -457,7 +449,7 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
             )
 
     async def send_view_text(self, seq: int, view_text: str):
-        """A "view" message around a view already encoded (`events.views_stored`): the
+        """A "view" message around a view already encoded (`announcements.views_stored`): the
         same text `send_view` would send."""
         if self.takes("view", seq):
             await self.send(
@@ -628,25 +620,47 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
         return views.get(WATCHER)
 
     async def round_closed(self, event):
-        """The bell: the board is cut off if unfinished; say so, and where to sit next."""
+        """The bell: the board is cut off if unfinished; say so, and where to sit next.
+
+        Everything comes from the message (`table_server.bell_news`) and the board this
+        process keeps: no read, so a thousand tables' sockets answer the bell at once.
+        Only a board not kept here as the message says it is stored is read."""
         if not self.watching:
             return
         self.drop_held()  # the view below holds the board as the bell left it
-        round_id = event.get("round_id") or self.table.round_id
-        next_seat = await _next_seat(user=self.user, closed_round_id=round_id)
-        try:
-            view = await self.current_view()
-        except ServiceError:
-            view = None
+        user_id = getattr(self.user, "pk", None)
+        seat = next((s for s, player in event["seats"].items() if player == user_id), None)
+        view = self.closing_view(event, seat)
+        if view is None:
+            try:
+                view = await self.current_view()
+            except ServiceError:
+                view = None
         await self.send_json(
             {
                 "type": "round_closed",
                 "board": self.board_number,
-                "round": self.table.round.number,
-                "next": next_seat,
+                "round": event["round"],
+                "next": event["next"].get(str(user_id)) if user_id is not None else None,
                 "view": view,
             }
         )
+
+    def closing_view(self, event, seat: str | None) -> dict | None:
+        """This user's view of the board as the bell left it, from the board kept here;
+        None when it is not kept as stored (then the service is asked)."""
+        stored = event["boards"].get(str(self.board_number))
+        if stored is None:
+            return None
+        board_id, count, last_id = stored
+        state = replays.kept_state(
+            table_id=self.table_id, board_id=board_id, stored=replays.Stored(count, last_id)
+        )
+        viewer = visibility.table_viewer(user=self.user, round=event["status"], seat=seat)
+        if state is None or viewer is None:
+            return None
+        public = visibility.deal_public_status(event["status"])
+        return board_json(state, viewer=viewer, seat=seat, public=public)
 
     async def round_changed(self, event):
         """The round's bell moved (extension, resume, a late opening) or the director

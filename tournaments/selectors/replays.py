@@ -26,7 +26,7 @@ import play
 
 from .. import sql
 from ..models import PlayAction
-from .views import action_of
+from .board_views import action_of
 
 # About two boards for each of 2,000 tables: a few KB each.
 CAPACITY = 4096
@@ -35,7 +35,7 @@ CAPACITY = 4096
 class Stored(NamedTuple):
     """What the database holds of a board at a table: how many actions, the last id."""
 
-    count: int
+    actions: int
     last_id: int
 
 
@@ -117,7 +117,7 @@ def follow(*, table_id: int, board_id: int, row: Row) -> None:
     is left for `board_state` to check against the database."""
     key = (table_id, board_id)
     kept = _recall(key)
-    if kept is None or kept.stored.count != row.seq - 1:
+    if kept is None or kept.stored.actions != row.seq - 1:
         return
     try:
         state = kept.state.apply(action_of(row))
@@ -126,6 +126,15 @@ def follow(*, table_id: int, board_id: int, row: Row) -> None:
     with _lock:
         if _kept.get(key) is kept:  # nobody moved it on meanwhile
             _kept[key] = _Kept(Stored(row.seq, row.id), kept.deal, state)
+
+
+def kept_state(*, table_id: int, board_id: int, stored: Stored) -> play.BoardState | None:
+    """The board kept here if it was built from exactly the `stored` rows (as a message
+    names them: the bell's), else None; reads nothing."""
+    kept = _recall((table_id, board_id))
+    if kept is None or kept.stored != stored:
+        return None
+    return kept.state
 
 
 def forget_all() -> None:
@@ -154,9 +163,9 @@ def board_state(
     if kept is not None and kept.stored == stored:
         return kept.state
     state: play.BoardState | None = None
-    if kept is not None and kept.stored.count < stored.count:
-        rows = _rows_after(table_id, board_id, kept.stored.count)
-        if _follows(rows, kept.stored.count, stored):
+    if kept is not None and kept.stored.actions < stored.actions:
+        rows = _rows_after(table_id, board_id, kept.stored.actions)
+        if _follows(rows, kept.stored.actions, stored):
             state = kept.state
             for row in rows:
                 state = state.apply(action_of(row))
@@ -172,6 +181,6 @@ def board_state(
 
 def _follows(rows: list[Row], after: int, stored: Stored) -> bool:
     """Whether `rows` are exactly the actions after the first `after`, ending at `stored`."""
-    if [row.seq for row in rows] != list(range(after + 1, stored.count + 1)):
+    if [row.seq for row in rows] != list(range(after + 1, stored.actions + 1)):
         return False
     return not rows or rows[-1].id == stored.last_id

@@ -2,9 +2,9 @@
 
 People come with their session cookie (Channels' `AuthMiddlewareStack`), from a page of
 this site; programs (robots, club systems, tests) with an API token in an
-`Authorization: Bearer` header. The token is checked by the API's own lookup
-(`tournaments.api.auth.TokenAuth`), so an expired or revoked token is refused here
-exactly as over HTTP.
+`Authorization: Bearer` header. The token is checked by the service the API's bearer
+authentication asks too (`services.tokens.user_of_key`), so an expired or revoked token
+is refused here exactly as over HTTP.
 
 The page: a browser sends `Origin` on every WebSocket and sends the player's cookie
 with it whoever's page opened the socket, so the origin is compared whole — scheme, host
@@ -39,9 +39,8 @@ from django.http.request import split_domain_port, validate_host
 from django.utils.translation import gettext as _
 
 from .. import limits
-from ..api.auth import TokenAuth, TokenRefused
-from ..services.tokens import revoke_exposed_key
-from .db import table_db
+from ..services import tokens
+from .pool import table_db
 
 # Set in the scope when the client must be told why it is not let in and closed with
 # CLOSE_UNAUTHENTICATED (a refused token, a key in the URL, a cookie without Origin),
@@ -228,9 +227,9 @@ class KeyInUrlGuard:
 def _token_user(key: str):
     """(user, refusal): the token's active user, or None and the reason to tell."""
     try:
-        user = TokenAuth().authenticate(None, key)
-    except TokenRefused as refused:
-        return None, str(refused.message)
+        user = tokens.user_of_key(key=key)
+    except tokens.KeyRefused as refused:
+        return None, str(refused)
     if user is None:
         return None, _("Unknown API token.")
     return user, None
@@ -238,7 +237,7 @@ def _token_user(key: str):
 
 @table_db
 def _revoke_keys(keys: list[str]) -> int:
-    return sum(revoke_exposed_key(key) for key in keys)
+    return sum(tokens.revoke_exposed_key(key) for key in keys)
 
 
 def _key_in_url_refusal(revoked: int) -> str:
@@ -311,9 +310,9 @@ def credential_refusal(credential, user_id) -> str | None:
     kind, secret = credential
     if kind == "token":
         try:
-            user = TokenAuth().authenticate(None, secret)
-        except TokenRefused as refused:
-            return str(refused.message)
+            user = tokens.user_of_key(key=secret)
+        except tokens.KeyRefused as refused:
+            return str(refused)
         if user is None or user.pk != user_id:
             return _("This API token no longer works.")
         return None

@@ -1,6 +1,6 @@
 """Playing a board at a system table: what one person may see, and one action at a time.
 
-`act` is the only writer. Inside one transaction it takes the round FOR SHARE (like
+`act` is the only writer. Inside one transaction it takes the round's share lock (like
 result entry: the close takes it FOR UPDATE, so an action either commits before the
 close and is counted, or sees the round closed and is refused — never both), then the
 table row, so actions at one table are decided one after the other on the stored
@@ -12,7 +12,7 @@ pages, the API and the exports read it like any other result.
 The board itself comes from `replays` (this process's replayed state, brought up to date
 with the rows it has not seen), and after the commit the five views of the new state —
 each seat's and an organiser's — are built once and sent to the table's group
-(`events.views_stored`); no socket reads the database to follow the play.
+(`announcements.views_stored`); no socket reads the database to follow the play.
 """
 
 from __future__ import annotations
@@ -34,24 +34,23 @@ from ..errors import NotAllowed, NotFound, PlayRefused, scoring_message
 from ..models import (
     Board,
     BoardResult,
+    PairSeats,
     PlayAction,
     PlayMode,
     ResultChangeKind,
     ResultState,
     Round,
     RoundStatus,
-    SeatsFixed,
-    SwappedSeats,
     Table,
     Tournament,
     TournamentStatus,
 )
-from ..services import history
-from . import events, replays, seats
-from .views import WATCHER, board_json, table_views
+from ..selectors import replays, table_seats
+from ..selectors.board_views import WATCHER, board_json, table_views
+from . import announcements, history, seats
 
 KINDS = ("call", "card", "claim", "accept", "reject")
-MAX_ALERT = PlayAction._meta.get_field("alert").max_length
+MAX_ALERT: int = PlayAction._meta.get_field("alert").max_length  # type: ignore[assignment]  # set on the field
 
 
 @dataclass(frozen=True)
@@ -75,7 +74,7 @@ class _Context:
 
 @cache
 def _context_sql(lock: bool) -> str:
-    # With `lock`: the round FOR SHARE (result entry does the same: the close takes it
+    # With `lock`: the round's share lock (result entry does the same: the close takes it
     # FOR UPDATE, so an action commits before the close or sees the round closed) and
     # the table FOR NO KEY UPDATE (actions and swaps at one table in turn; the close's
     # cut-off results, whose foreign key only needs KEY SHARE, are not held up).
@@ -101,9 +100,22 @@ def _context(*, table: Table, board_number: int, lock: bool) -> _Context:
     row = sql.fetch_one_prepared(_context_sql(lock), [*params, board_number, table.round_id])
     if row is None:
         raise NotFound(_("This table's round no longer exists."))
-    number, status, starts_at, ends_at, closed_at, *rest, paused_at = row
-    times = (sql.timestamp(v) for v in (starts_at, ends_at, closed_at))
-    context = _Context(number, status, *times, *rest, sql.timestamp(paused_at))
+    number, status, starts_at, ends_at, closed_at, t_status, mode, board_id, *dealt, paused_at = row
+    deal, dealer, vulnerability = dealt
+    context = _Context(
+        round_number=number,
+        round_status=status,
+        starts_at=sql.timestamp(starts_at),
+        ends_at=sql.timestamp(ends_at),
+        closed_at=sql.timestamp(closed_at),
+        tournament_status=t_status,
+        play=mode,
+        board_id=board_id,
+        deal=deal,
+        dealer=dealer,
+        vulnerability=vulnerability,
+        paused_at=sql.timestamp(paused_at),
+    )
     if context.play != PlayMode.ONLINE:
         raise NotFound(
             _("This tournament is played elsewhere: its boards are not played at our tables.")
@@ -125,12 +137,12 @@ class _TableNow:
     result_state: str | None  # this board's result, if any
     result_online: bool | None
     swapped: frozenset[int]  # the pairs that swapped their seats
-    fixed: frozenset[int]  # the pairs whose seats are fixed for the round (`SeatsFixed`)
+    fixed: frozenset[int]  # the pairs whose seats are fixed for the round (`PairSeats`)
 
 
 @cache
 def _table_now_sql() -> str:
-    action, result, board, swap = PlayAction, BoardResult, Board, SwappedSeats
+    action, result, board, seats = PlayAction, BoardResult, Board, PairSeats
 
     def col(model, name: str) -> str:
         return sql.column(model, name)
@@ -141,13 +153,14 @@ def _table_now_sql() -> str:
             f" WHERE {col(result, 'board')} = %s AND {col(result, 'table')} = %s)"
         )
 
-    def pair_has(model) -> str:
+    def pair_has(condition: str) -> str:
         return (
-            f"EXISTS (SELECT 1 FROM {sql.table(model)}"
-            f" WHERE {col(model, 'table')} = %s AND {col(model, 'pair')} = %s)"
+            f"EXISTS (SELECT 1 FROM {sql.table(seats)}"
+            f" WHERE {col(seats, 'table')} = %s AND {col(seats, 'pair')} = %s AND {condition})"
         )
 
-    swapped, fixed = pair_has(swap), pair_has(SeatsFixed)
+    swapped = pair_has(col(seats, "swapped"))
+    fixed = pair_has(f"{col(seats, 'fixed_at')} IS NOT NULL")
     # The last action by its seq: a backward step of the (table, board, seq) index, however
     # many actions the other tables of the round have stored.
     last = (
@@ -255,59 +268,24 @@ def _board(*, table: Table, context: _Context, now_at: _TableNow) -> play.BoardS
     )
 
 
-def _refusal(table: Table, round_number: int) -> NotAllowed:
-    return NotAllowed(
-        _(
-            "Only the players at table %(t)s and the organisers can watch this board "
-            "before round %(n)s closes."
-        )
-        % {"t": table.number, "n": round_number}
-    )
-
-
-def board_in_play(*, table: Table, user) -> tuple[list[int], int]:
-    """The numbers of the round's boards and the one in play at `table` (the first with no
-    result there: boards are played in order), for whoever may watch the table
-    (`visibility.table_viewer`); `NotAllowed` otherwise. Builds no view and sends no
-    hand, so opening the table's page leaves the seats as they are."""
-    table = seats._with_pairs(table)
-    round = Round.objects.select_related("tournament").get(pk=table.round_id)
-    if round.tournament.play != PlayMode.ONLINE:
-        raise NotFound(
-            _("This tournament is played elsewhere: its boards are not played at our tables.")
-        )
-    seat = seats.seat_of(table, user)
-    if visibility.table_viewer(user=user, round=round, seat=seat) is None:
-        raise _refusal(table, round.number)
-    numbers = list(
-        Board.objects.filter(round=round).order_by("number").values_list("number", flat=True)
-    )
-    if not numbers:
-        raise NotFound(_("No boards are played in this round."))
-    done = set(
-        BoardResult.objects.filter(table_id=table.pk).values_list("board__number", flat=True)
-    )
-    return numbers, next((n for n in numbers if n not in done), numbers[-1])
-
-
 def _viewer(
     *, table: Table, user, context: _Context, now_at: _TableNow
 ) -> tuple[str, str | None, bool]:
     """(viewer for `board_json`, the user's own seat, whether the record is public):
     `visibility.table_viewer` decides; whoever it gives nothing is refused."""
-    seat = seats.seat_of(table, user, set(now_at.swapped))
+    seat = table_seats.seat_of(table, user, set(now_at.swapped))
     public = visibility.deal_public_status(context.round_status)
     viewer = visibility.table_viewer(user=user, round=context.round_status, seat=seat)
     if viewer is not None:
         return viewer, seat, public
-    raise _refusal(table, context.round_number)
+    raise table_seats.watch_refused(table, context.round_number)
 
 
 def board_view(*, table: Table, board_number: int, user) -> dict:
     """What `user` may see of `board_number` at `table` now (RULES 9): a seated player
     their own view, an organiser (`tournaments.direct_results`) every hand, anyone once
     the round has closed; anyone else is refused (`NotAllowed`) and sees nothing."""
-    table = seats._with_pairs(table)
+    table = table_seats.with_pairs(table)
     context = _context(table=table, board_number=board_number, lock=False)
     now_at = _table_now(table=table, board_number=board_number, context=context)
     viewer, seat, public = _viewer(table=table, user=user, context=context, now_at=now_at)
@@ -335,7 +313,8 @@ def _bell_refusal(context: _Context, now: datetime) -> str | None:
     if round_rules.bell_rung(
         status=context.round_status,
         ends_at=context.ends_at,
-        paused_at=context.paused_at if paused else None,
+        tournament_status=context.tournament_status,
+        paused_at=context.paused_at,
         now=now,
     ):
         when = round_rules.bell_time(
@@ -363,6 +342,7 @@ def _parse(action: Mapping, seat: str) -> tuple[int, dict, play.Action]:
     if kind not in KINDS:
         raise PlayRefused(_("The type of an action is call, card, claim, accept or reject."))
     fields = {"seat": seat, "kind": kind, "call": "", "alert": "", "card": "", "tricks": None}
+    made: play.Action
     try:
         if kind == "call":
             alert = action.get("alert") or None
@@ -373,16 +353,19 @@ def _parse(action: Mapping, seat: str) -> tuple[int, dict, play.Action]:
                     alert = validators.typed_text(alert, max_length=MAX_ALERT) or None
                 except ValidationError as error:
                     raise PlayRefused(error.messages[0]) from None
-            made = play.Call(seat, action.get("call"), alert)
-            fields.update(call=made.call, alert=made.alert or "")
+            call = play.Call(seat, action.get("call"), alert)  # type: ignore[arg-type]  # play refuses
+            fields.update(call=call.call, alert=call.alert or "")
+            made = call
         elif kind == "card":
-            made = play.Card(seat, action.get("card"))
-            fields.update(card=made.card)
+            card = play.Card(seat, action.get("card"))  # type: ignore[arg-type]  # play refuses
+            fields.update(card=card.card)
+            made = card
         elif kind == "claim":
-            made = play.Claim(seat, action.get("tricks"))
-            if made.tricks > 13:
+            claim = play.Claim(seat, action.get("tricks"))  # type: ignore[arg-type]  # play refuses
+            if claim.tricks > 13:
                 raise PlayRefused(_("A claim is of at most 13 tricks."))
-            fields.update(tricks=made.tricks)
+            fields.update(tricks=claim.tricks)
+            made = claim
         else:
             made = play.ClaimResponse(seat, kind == "accept")
     except play.IllegalAction as error:
@@ -426,10 +409,10 @@ def act(
     "call", "alert", "card", "tricks"}. Refused with `PlayRefused` (nothing stored) when
     illegal, out of turn, with a stale `seq`, or at/after the bell; a resend of an action
     already stored with the same `seq` and content answers the current view and changes
-    nothing. After the commit, `events.views_stored` tells the table.
+    nothing. After the commit, `announcements.views_stored` tells the table.
     """
     now = now or timezone.now()
-    table = seats._with_pairs(table)
+    table = table_seats.with_pairs(table)
     if table.side_of(getattr(user, "pk", None)) is None:
         raise NotAllowed(
             _("Only the players at table %(t)s can play its boards.") % {"t": table.number}
@@ -437,11 +420,11 @@ def act(
     with transaction.atomic():
         context = _context(table=table, board_number=board_number, lock=True)
         now_at = _table_now(table=table, board_number=board_number, context=context)
-        taken = seats.table_seats(table, set(now_at.swapped))
+        taken = table_seats.table_seats(table, set(now_at.swapped))
         seat = next(seat for seat, player in taken.items() if player == user.pk)
         seq, fields, made = _parse(action, seat)
         state = _board(table=table, context=context, now_at=now_at)
-        stored = now_at.stored.count
+        stored = now_at.stored.actions
         public = visibility.deal_public_status(context.round_status)
         if seq <= stored and state.actions[seq - 1] == made:
             # A resend (a lost answer, a second device): already stored, nothing to do.
@@ -492,7 +475,7 @@ def act(
                 deal=dealt,
                 state=after,
             )
-            events.views_stored(
+            announcements.views_stored(
                 table_id=table_id,
                 board_number=board_number,
                 seq=seq,

@@ -17,7 +17,6 @@ fails its statement, is marked, and is replaced before the next call.
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -27,6 +26,8 @@ from typing import Any
 from asgiref.sync import SyncToAsync
 from django.conf import settings
 from django.db import close_old_connections, connections
+
+from ..push.channel import serve_on
 
 
 @cache
@@ -44,22 +45,15 @@ def _fresh_connections() -> None:
             connection.health_check_done = True  # type: ignore[attr-defined]  # not in the stubs
 
 
-_serving = threading.local()
-
-
-def server_loop() -> asyncio.AbstractEventLoop | None:
-    """The event loop of the socket whose call this thread is running, if it is one."""
-    return getattr(_serving, "loop", None)
-
-
 class _TableServerCall(SyncToAsync):
     def thread_handler(self, loop, *args, **kwargs):
         _fresh_connections()
-        _serving.loop = loop
+        # What the call sends after its commit is handed to the socket's loop (`push`).
+        serve_on(loop)
         try:
             return super().thread_handler(loop, *args, **kwargs)
         finally:
-            _serving.loop = None
+            serve_on(None)
             close_old_connections()
 
 

@@ -1,7 +1,8 @@
-"""Issue 15 point 6 in a real headless Chromium, English and Chinese: the vulnerability
-compass, a half-typed result kept through a live refresh, a pause shown on every board
-card without a reload, the score key, the description and time zone, the account pages
-and the 404 page. Screenshots go to test-artifacts/screenshots/polish-*.png."""
+"""The board cards and the account pages in a real headless Chromium, English and
+Chinese: the vulnerability compass, a half-typed result kept through a live refresh, a
+pause shown on every board card without a reload, the score key, the description and
+time zone, the account pages and the 404 page. Screenshots go to
+test-artifacts/screenshots/polish-*.png."""
 
 from __future__ import annotations
 

@@ -1,0 +1,114 @@
+"""Telling connected devices that something happened, after it is committed.
+
+After an action the table's group gets the new state's views, built once by `act`:
+each seat's own and an organiser's. The channel layer is the servers' own (Redis on a
+private network, or memory in one process): no client reads it. Each socket takes from
+the message the one view its user may see (`consumers.BoardConsumer.table_views`: the
+user's seat as the message's `seats` names it, an organiser's watching view, or
+nothing), so a hand still reaches no one before they may see it (RULES 9).
+
+    group f"table-{table_id}"   {"type": "table.views", "board": n, "seq": s,
+                                 "seats": {"N": user_id, …}, "views": {"N": view's
+                                 JSON text, …, "*": the organiser's}}
+                                {"type": "round.closed", …} when its round closes:
+                                 each table its own (`table_server.bell_news`), so
+                                 every socket answers the bell without a read
+                                {"type": "round.changed", "round_id", "round": number,
+                                 "starts_at": iso, "ends_at": iso, "status": the
+                                 tournament's, "paused": bool} when the bell moves or
+                                 the clock stops or starts again (extend, pause,
+                                 resume, a late opening)
+
+The sending is `push`'s; what is sent, and when, is decided here.
+Without a channel layer (`CHANNEL_LAYERS` unset) these are no-ops, so played-elsewhere
+events, tests and commands need no server.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from ..models import PlayMode, Round, RoundStatus, Table, TournamentStatus
+from ..push.channel import encoded_views, send, send_each, table_group
+from ..selectors.table_server import bell_news
+
+
+def views_stored(
+    *,
+    table_id: int,
+    board_number: int,
+    seq: int,
+    seats: dict[str, int],
+    views: dict[str, dict],
+    board_id: int | None = None,
+    action: tuple | None = None,
+) -> None:
+    """Action `seq` was stored at a table's board (called after the commit): `views` are
+    the board after it as each seat and an organiser see it, `seats` who sits where,
+    `action` the stored row (`replays.Row`) of board `board_id`.
+
+    Each view travels as its JSON text, encoded once here: every socket of the table
+    sends its own on as it is, instead of each decoding the whole message and encoding
+    its view again."""
+    message = {
+        "type": "table.views",
+        "board": board_number,
+        "seq": seq,
+        "seats": seats,
+        "views": encoded_views(views),
+        # The stored row (`replays.Row`): other processes bring their kept board up to
+        # date with it instead of reading it (`replays.follow`).
+        "board_id": board_id,
+        "action": list(action) if action is not None else None,
+    }
+    send([table_group(table_id)], message)
+
+
+def round_closed(*, round_id: int) -> None:
+    """A round closed (called after the commit): each of its tables hears it, with all a
+    socket there answers from without a read (`table_server.bell_news`): who sits where,
+    where each player sits next, and what is stored of each board."""
+    send_each(
+        [(table_group(table_id), news) for table_id, news in bell_news(closed_round_id=round_id)]
+    )
+
+
+def round_closing(*, tournament, round) -> None:
+    """The clock's hook inside the close: announce it once the close has committed (a
+    close that rolls back announces nothing). Only online tournaments are announced."""
+    if tournament.play != "online":
+        return
+    round_id = round.pk
+    transaction.on_commit(lambda: round_closed(round_id=round_id))
+
+
+def round_changed(*, round_id: int) -> None:
+    """The round's clock changed (called after the commit): its tables and its round
+    group hear the end time and whether the clock is stopped, as stored now."""
+
+    changed = Round.objects.select_related("tournament").get(pk=round_id)
+    if changed.status == RoundStatus.CLOSED:
+        return  # closed in the same transaction (close now while paused): round.closed says it
+    status = changed.tournament.status
+    message = {
+        "type": "round.changed",
+        "round_id": round_id,
+        "round": changed.number,
+        "starts_at": changed.starts_at.isoformat(),
+        "ends_at": changed.ends_at.isoformat(),
+        "status": status,
+        "paused": status == TournamentStatus.PAUSED,
+    }
+    tables = Table.objects.filter(round_id=round_id).values_list("id", flat=True)
+    send([table_group(t) for t in tables], message)
+
+
+def round_changing(*, tournament, round) -> None:
+    """The clock's hook where it moves a round's bell (extend, resume, a late opening)
+    or stops the clock (pause): announce the round's clock once the change has
+    committed, so an open table page follows without a reload (RULES 3, 9). Nothing for
+    a played-elsewhere tournament, no round, or a closed one."""
+    if tournament.play != PlayMode.ONLINE or round is None or round.status == RoundStatus.CLOSED:
+        return
+    round_id = round.pk
+    transaction.on_commit(lambda: round_changed(round_id=round_id))

@@ -1,0 +1,70 @@
+"""The format seam (docs/ARCHITECTURE.md, "The format seam").
+
+A format answers four questions — who the contestants are, how a round is seated, how a
+board is scored, how the contestants are ranked — and nothing else. The clock (open, the
+bell, close, seat the next round), the re-score path, the play server, the history, the
+round rules, who sees what, the console and the pages call a format through these four
+methods and never ask which format it is.
+
+A format's methods are thin: each calls a pure core (`pairing/`, `scoring/`, and the
+movements, match and rating cores as they come) and the services that store its rows in
+the shapes every page reads (`Table`, `PairBoardScore`, `Standing`). They run inside the
+caller's transaction, under the tournament's lock the caller holds.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Protocol
+
+from django.db.models import QuerySet
+
+import pairing
+
+from ...models import Pair, Round, Tournament
+from .swiss_pairs import SWISS_PAIRS
+
+
+class Format(Protocol):
+    """What the clock and the re-score path ask of a tournament's format."""
+
+    key: str
+
+    def contestants(self, tournament: Tournament) -> QuerySet[Pair]:
+        """Who plays on: the contestants still in the event (not withdrawn)."""
+        ...
+
+    def seat(self, *, tournament: Tournament, round_number: int) -> pairing.Seating:
+        """The tables of round `round_number` (who sits NS and EW at each, and a bye), from
+        what the earlier rounds stored. Called once per round, at the start for round 1
+        and at the previous round's bell for the others."""
+        ...
+
+    def score(self, *, round: Round) -> None:
+        """Every board of the closed `round` scored from its stored results: its
+        `PairBoardScore` rows rewritten (and whatever the format adds beside them)."""
+        ...
+
+    def rank(
+        self,
+        *,
+        tournament: Tournament,
+        from_round: Round,
+        now: datetime,
+        final: bool,
+        at_the_bell: bool = False,
+    ) -> None:
+        """The running totals from every scored board, the standings after each closed
+        round from `from_round` (closed) on, and, when `final`, the final ranking and what it
+        earns. `at_the_bell`: `from_round` has just closed and no later round is scored."""
+        ...
+
+
+# The formats by key. Every tournament is Swiss pairs until a second format exists
+# (issue 25's movements bring `Tournament.format` and its choices).
+FORMATS: dict[str, Format] = {SWISS_PAIRS.key: SWISS_PAIRS}
+
+
+def format_of(tournament: Tournament) -> Format:
+    """The format `tournament` is played in."""
+    return FORMATS[SWISS_PAIRS.key]

@@ -1,0 +1,127 @@
+"""Swiss pairs (RULES 4–7): pairs in one field, each round seated by score with no
+rematch (`pairing/`), every board scored across the field (MP, cross-IMPs or IMPs against
+a datum), the pairs ranked on their running totals with the completion threshold,
+tie-breaks and master points (`scoring/`)."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+
+from django.db.models import QuerySet
+
+import pairing
+
+from ...models import FirstRoundDraw, Pair, PairStatus, Round, RoundStatus, Table, Tournament
+from .. import board_scoring
+
+
+class SwissPairs:
+    key = "swiss_pairs"
+
+    def contestants(self, tournament: Tournament) -> QuerySet[Pair]:
+        return Pair.objects.filter(
+            tournament=tournament, status=PairStatus.CONFIRMED, withdrawn_at__isnull=True
+        )
+
+    def seat(self, *, tournament: Tournament, round_number: int) -> pairing.Seating:
+        if round_number == 1:
+            return self._seat_first_round(tournament)
+        states = pair_states(tournament)
+        if len(states) < 2:
+            # Everyone else withdrew: a lone pair has nobody to play; it sits out.
+            return pairing.Seating(
+                tables=(), bye=states[0].pair_id if states else None, rematches=0, cost=0.0
+            )
+        return pairing.seat_round(states)
+
+    def _seat_first_round(self, tournament: Tournament) -> pairing.Seating:
+        """By registration order, or a random draw whose seed is kept on the tournament
+        (`draw_seed`, saved by the caller with the start)."""
+        states = [
+            pairing.PairState(pair_id=pid, registration_no=_numbered(reg))
+            for pid, reg in self.contestants(tournament)
+            .order_by("registration_no")
+            .values_list("id", "registration_no")
+        ]
+        random_draw = tournament.first_round_draw == FirstRoundDraw.RANDOM
+        # The engine insists on a seed so that a draw can be replayed; it comes from the
+        # CSPRNG (nobody may predict the draw) and is kept on the tournament for audit.
+        seed = secrets.randbits(63) if random_draw else None  # 63 bits: a signed bigint
+        tournament.draw_seed = seed
+        return pairing.seat_first_round(states, random_draw=random_draw, seed=seed)
+
+    def score(self, *, round: Round) -> None:
+        board_scoring.score_round(round=round)
+
+    def rank(
+        self,
+        *,
+        tournament: Tournament,
+        from_round: Round,
+        now: datetime,
+        final: bool,
+        at_the_bell: bool = False,
+    ) -> None:
+        totals = board_scoring.update_totals(tournament=tournament)
+        if at_the_bell:
+            # No later round has scores yet, so the running totals are the standings
+            # after the round that has just closed.
+            board_scoring.record_standings(round=from_round, rows=totals)
+        else:
+            for later in (
+                Round.objects.filter(
+                    tournament=tournament, number__gte=from_round.number, status=RoundStatus.CLOSED
+                )
+                .select_related("tournament")
+                .order_by("number")
+            ):
+                board_scoring.record_standings(round=later)
+        if final:
+            board_scoring.finalize_results(tournament=tournament, now=now)
+
+
+def pair_states(tournament: Tournament) -> list[pairing.PairState]:
+    """Everything the seating engine needs, from four queries whatever the field size."""
+    opponents: dict[int, set[int]] = {}
+    ns_count: dict[int, int] = {}
+    ew_count: dict[int, int] = {}
+    for ns, ew in Table.objects.filter(round__tournament=tournament).values_list(
+        "ns_pair_id", "ew_pair_id"
+    ):
+        opponents.setdefault(ns, set()).add(ew)
+        opponents.setdefault(ew, set()).add(ns)
+        ns_count[ns] = ns_count.get(ns, 0) + 1
+        ew_count[ew] = ew_count.get(ew, 0) + 1
+    byes: dict[int, int] = {}
+    for pair_id in Round.objects.filter(tournament=tournament, bye_pair__isnull=False).values_list(
+        "bye_pair_id", flat=True
+    ):
+        byes[pair_id] = byes.get(pair_id, 0) + 1
+    # A pair with no completed board yet stands at average, not at the bottom (RULES 4): a
+    # table cut off in round 1 must not send both its pairs to the foot of round 2.
+    average = board_scoring.AVERAGE[tournament.scoring_method]
+    return [
+        pairing.PairState(
+            pair_id=pid,
+            registration_no=_numbered(reg),
+            score=total if done else average,
+            boards_completed=done,
+            opponents=frozenset(opponents.get(pid, ())),
+            byes=byes.get(pid, 0),
+            ns_count=ns_count.get(pid, 0),
+            ew_count=ew_count.get(pid, 0),
+        )
+        for pid, reg, total, done in SWISS_PAIRS.contestants(tournament).values_list(
+            "id", "registration_no", "total", "boards_completed"
+        )
+    ]
+
+
+def _numbered(registration_no: int | None) -> int:
+    # A confirmed pair always has its registration number (RULES 1).
+    assert registration_no is not None
+    return registration_no
+
+
+SWISS_PAIRS = SwissPairs()

@@ -16,15 +16,14 @@ if [ -z "${DATABASE_URL:-}" ]; then
   echo "test database: throwaway PostgreSQL 15 cluster in $PGTMP"
 fi
 
-# TEST_WORKERS=4 runs in parallel: that many pytest-xdist worker processes (4 on this
+# In parallel by default: TEST_WORKERS (4) pytest-xdist worker processes (4 on this
 # 2-core machine: many tests wait on servers, browsers and the database), each with its own
 # test database (test_swiss_gw0, …: pytest-django names them), a whole file to a worker
 # (a module's browser starts once). Then the few tests that time something against a
 # bound (marked `alone`: tests/support/alone.py) run by themselves, so that no other
-# worker's busy test lands inside their measurement. Unset (or 0) runs everything
-# serially in this one process, as before: the default until parallel runs have passed
-# the whole suite reliably (issue 23, item 7).
-WORKERS="${TEST_WORKERS:-0}"
+# worker's busy test lands inside their measurement. TEST_WORKERS=0 runs everything
+# serially in this one process.
+WORKERS="${TEST_WORKERS:-4}"
 if [ "$WORKERS" = "0" ] || [ "$WORKERS" = "1" ]; then
   $PY -m pytest --durations=15 "$@"
   exit $?

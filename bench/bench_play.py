@@ -537,13 +537,16 @@ def bell_scenario(tables, processes, play_seconds, work: Path, redis: str, token
     open on the board in play; after `play_seconds` the clock closes round 1 (seating
     round 2), and each socket's `round_closed` message is timed from the moment the close
     committed (its announcement starts: `announcements.round_closed`, run on commit) to
-    its arrival, with its closing view (all four hands) and next seat checked."""
+    its arrival, with its closing view (all four hands) and next seat checked.
+    BENCH_PLAY_BELL_DEBUG=1 prints Redis's disconnection counters and subscribers after
+    the wait, to tell a lost message from a slow one."""
     from django.db import connections
 
     from tournaments.models import Round
     from tournaments.robots.client import Pace
     from tournaments.services import announcements, clock
 
+    redis_url = redis
     tournament, seated = build_event(tables, 4, "bell", rounds=2)
     jobs, deals = seat_jobs(tournament, seated, tokens)
     first = Round.objects.get(tournament=tournament, number=1)
@@ -576,6 +579,14 @@ def bell_scenario(tables, processes, play_seconds, work: Path, redis: str, token
         deadline = time.monotonic() + 60
         while len(told) < len(jobs) and time.monotonic() < deadline:
             await asyncio.sleep(0.2)
+        if os.environ.get("BENCH_PLAY_BELL_DEBUG"):
+            import redis
+
+            client = redis.Redis.from_url(redis_url)
+            stats = client.info("stats")
+            print("redis:", {k: v for k, v in stats.items() if "disconnect" in k or "reject" in k})
+            print("redis pubsub clients:", len(client.client_list(_type="pubsub")))
+            print("redis channels with a subscriber:", len(client.pubsub_channels()))
 
     try:
         for port, server in zip(ports, servers, strict=True):
@@ -608,6 +619,12 @@ def bell_scenario(tables, processes, play_seconds, work: Path, redis: str, token
         "held": held,
         "failures": failures,
         "told": len(told),
+        # by the server process the seat's socket is on (`run_robots` alternates pairs of
+        # seats N,E / S,W between processes)
+        "told_by_process": [
+            sum(1 for (_t, seat) in told if "NESW".index(seat) // 2 % processes == k)
+            for k in range(processes)
+        ],
         "without_view": sum(1 for _at, view, _n in told.values() if not view),
         "without_next": sum(1 for _at, _v, following in told.values() if not following),
         "close_ms": round(1000 * (timing["committed"] - timing["ring"]), 1),
@@ -634,6 +651,11 @@ def main() -> None:
         "--bell-tables", default=bell, help="tables of the bell's fan-out (0: none)"
     )
     parser.add_argument("--bell-only", action="store_true", help="only the bell's fan-out")
+    parser.add_argument(
+        "--bell-processes",
+        default=os.environ.get("BENCH_PLAY_BELL_PROCESSES", "1,2"),
+        help="server processes of the bell's fan-out, e.g. 1,2",
+    )
     args = parser.parse_args()
     import tempfile
 
@@ -647,7 +669,7 @@ def main() -> None:
     bell_rows = []
     try:
         for tables in (int(t) for t in args.bell_tables.split(",") if t.strip() and int(t)):
-            for processes in (1, 2):
+            for processes in (int(p) for p in args.bell_processes.split(",")):
                 row = bell_scenario(tables, processes, 20.0, work, redis, tokens)
                 bell_rows.append(row)
                 print_row(row)

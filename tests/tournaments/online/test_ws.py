@@ -261,23 +261,27 @@ def test_a_refused_action_goes_to_its_sender_only_with_the_view_and_changes_noth
     assert not PlayAction.objects.filter(table=table).exists()
 
 
+async def _seats_play(table, tokens, *, actions: int):
+    """The four seats of `table` connect to board 1 and their robots take `actions`
+    actions; (the sockets, each seat's last view) by seat."""
+    sockets, views = {}, {}
+    for seat in SEATS:
+        sockets[seat], _ = await connect(board_path(table, 1), token=tokens[seat])
+        views[seat] = (await sockets[seat].receive_json_from(timeout=TIMEOUT))["view"]
+    for _ in range(actions):
+        actor = next(seat for seat in SEATS if robot_action(views[seat]))
+        action = robot_action(views[actor])
+        await sockets[actor].send_json_to({**action, "type": "action", "action": action["type"]})
+        for seat in SEATS:
+            views[seat] = (await sockets[seat].receive_json_from(timeout=TIMEOUT))["view"]
+    return sockets, views
+
+
 def test_a_seat_that_reconnects_gets_the_same_state(room):
     table, tokens = room["table"], room["tokens"]
 
     async def scenario():
-        sockets = {}
-        views = {}
-        for seat in SEATS:
-            sockets[seat], _ = await connect(board_path(table, 1), token=tokens[seat])
-            views[seat] = (await sockets[seat].receive_json_from(timeout=TIMEOUT))["view"]
-        for _ in range(6):  # the auction and the opening lead, by the robots
-            actor = next(seat for seat in SEATS if robot_action(views[seat]))
-            action = robot_action(views[actor])
-            await sockets[actor].send_json_to(
-                {**action, "type": "action", "action": action["type"]}
-            )
-            for seat in SEATS:
-                views[seat] = (await sockets[seat].receive_json_from(timeout=TIMEOUT))["view"]
+        sockets, views = await _seats_play(table, tokens, actions=6)  # auction, opening lead
         await sockets["S"].disconnect()
         again, _ = await connect(board_path(table, 1), token=tokens["S"])
         snapshot = await again.receive_json_from(timeout=TIMEOUT)
@@ -336,18 +340,7 @@ def test_the_bell_is_answered_by_every_socket_without_a_single_statement(room, m
     table, tokens, users = room["table"], room["tokens"], room["users"]
 
     async def scenario():
-        sockets, views = {}, {}
-        for seat in SEATS:
-            sockets[seat], _ = await connect(board_path(table, 1), token=tokens[seat])
-            views[seat] = (await sockets[seat].receive_json_from(timeout=TIMEOUT))["view"]
-        for _ in range(5):  # the auction and the opening lead
-            actor = next(seat for seat in SEATS if robot_action(views[seat]))
-            action = robot_action(views[actor])
-            await sockets[actor].send_json_to(
-                {**action, "type": "action", "action": action["type"]}
-            )
-            for seat in SEATS:
-                views[seat] = (await sockets[seat].receive_json_from(timeout=TIMEOUT))["view"]
+        sockets, _views = await _seats_play(table, tokens, actions=5)  # the auction, the lead
         round = await database_sync_to_async(Round.objects.get)(pk=table.round_id)
         # The close itself, with its announcement held back: the bell's message is sent
         # below, while every statement is counted.

@@ -5,9 +5,7 @@ favicon, and the 404 and 500 pages in the site's look."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -16,49 +14,10 @@ from django.core import mail
 from django.urls import path, reverse
 
 import tournaments.urls
-from tests.support.pages import open_round_one, round_one_event
-from tournaments.services import results
-from tournaments.services.clock import advance
-from tournaments.services.results import ContractEntry, submit_result
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_pages")]
 
-MINUS = "\u2212"
-PO = Path(__file__).resolve().parents[3] / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"
 ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
-
-
-@pytest.fixture
-def event(make_tournament, register_pairs, t0, clock):
-    """Round 1 of a 4-pair IMP event is open; table 1 is pairs 1 v 2."""
-    return round_one_event(
-        make_tournament, register_pairs, t0, rounds=2, boards_per_round=2, scoring_method="IMP"
-    )
-
-
-@pytest.fixture
-def mp_with_bye_and_adjustment(make_tournament, register_pairs, organiser, t0):
-    """A closed MP round of 5 pairs (one sits out) where the director adjusted board 2
-    of table 2."""
-    tournament, _pairs, round1, tables = open_round_one(
-        make_tournament, register_pairs, t0, pairs=5, rounds=2, boards_per_round=2,
-        scoring_method="MP",
-    )  # fmt: skip
-    for table, (contract, tricks) in zip(tables, [("4S", 11), ("4S", 10)], strict=True):
-        submit_result(
-            table=table, board_number=1, entry=ContractEntry(contract, "N", tricks),
-            user=table.ns_pair.player1, now=t0 + timedelta(minutes=1),
-        )  # fmt: skip
-    submit_result(
-        table=tables[0], board_number=2, entry=ContractEntry("3NT", "S", 9),
-        user=tables[0].ns_pair.player1, now=t0 + timedelta(minutes=1),
-    )  # fmt: skip
-    advance(now=round1.ends_at)
-    results.director_set_result(
-        table=tables[1], board_number=2, by=organiser, ns_adjustment="A+",
-        ew_adjustment="A-", reason="slow play", now=round1.ends_at + timedelta(minutes=1),
-    )  # fmt: skip
-    return SimpleNamespace(t=tournament, tables=tables)
 
 
 # --- Accounts: e-mail at sign-up, password reset --------------------------------------------

@@ -392,9 +392,10 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
         self.closing = True
         if leave:
             await self.leave()
+        # Before the close: a client that reconnects at once finds its place free.
+        await self.give_back_anonymous_place()
         await self.send_json({"type": "error", "error": str(message)})
         await self.close(code=code)
-        await self.give_back_anonymous_place()
 
     # The credential, read again -------------------------------------------------
 

@@ -28,7 +28,11 @@ def board_path(tournament, round_number=1, table=1, board=1) -> str:
 def everything() -> dict:
     data = snapshot()
     data["PlayAction"] = list(PlayAction.objects.order_by("pk").values())
-    data["PairSeats"] = list(PairSeats.objects.order_by("pk").values())
+    # Who sits where; a refusal's view may fix a pair's seats (a hand is sent), as any
+    # view does, and changes no seat.
+    data["swapped seats"] = list(
+        PairSeats.objects.filter(swapped=True).order_by("pk").values("table_id", "pair_id")
+    )
     return data
 
 

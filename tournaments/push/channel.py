@@ -39,23 +39,7 @@ def serve_on(loop: asyncio.AbstractEventLoop | None) -> None:
 
 def send(groups: Iterable[str], message: dict) -> None:
     """`message` to every socket of `groups`. Called after the commit of what it says."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    loop = serving_loop()
-    for group in groups:
-        if loop is not None:
-            # Called by the table server's own pool (`sockets.pool`): handed to its event
-            # loop without waiting, so the thread is free for the next table's action.
-            # Sends of one process keep their order (the loop runs them as handed).
-            loop.call_soon_threadsafe(_start_sending, layer, group, message)
-            continue
-        try:
-            async_to_sync(layer.group_send)(group, message)
-        except Exception:
-            # What the message says is stored whatever happens here: a device that
-            # missed it catches up with the next snapshot (reconnection, next event).
-            logger.exception("push: could not send %s to %s", message.get("type"), group)
+    send_each([(group, message) for group in groups])
 
 
 def send_each(messages: list[tuple[str, dict]]) -> None:
@@ -66,6 +50,9 @@ def send_each(messages: list[tuple[str, dict]]) -> None:
         return
     loop = serving_loop()
     if loop is not None:
+        # Called by the table server's own pool (`sockets.pool`): handed to its event
+        # loop without waiting, so the thread is free for the next table's action. Sends
+        # of one process keep their order (the loop runs them as handed).
         for group, message in messages:
             loop.call_soon_threadsafe(_start_sending, layer, group, message)
         return
@@ -84,6 +71,8 @@ def send_each(messages: list[tuple[str, dict]]) -> None:
     try:
         async_to_sync(send_all)()
     except Exception:
+        # What a message says is stored whatever happens here: a device that missed it
+        # catches up with the next snapshot (reconnection, next event).
         logger.exception("push: could not send %s messages", len(messages))
 
 

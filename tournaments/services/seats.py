@@ -58,10 +58,17 @@ def fix_seats(*, table: Table, pair_id: int, now: datetime) -> None:
     lock orders it with `swap_seats`, so either the swap commits first and the hand is
     the new seat's, or the swap sees the seats fixed and is refused."""
     _lock_table(table)
-    seats, _created = PairSeats.objects.get_or_create(table_id=table.pk, pair_id=pair_id)
-    if seats.fixed_at is None:
-        seats.fixed_at = now
-        seats.save(update_fields=["fixed_at"])
+    # One statement on the first view's path: a pair that swapped keeps its row and its
+    # swap, and seats fixed earlier keep their moment.
+    seats, fixed_at = sql.table(PairSeats), sql.column(PairSeats, "fixed_at")
+    columns = ", ".join(sql.column(PairSeats, n) for n in ("table", "pair", "swapped"))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {seats} ({columns}, {fixed_at}) VALUES (%s, %s, %s, %s)"
+            f" ON CONFLICT ({sql.column(PairSeats, 'table')}, {sql.column(PairSeats, 'pair')})"
+            f" DO UPDATE SET {fixed_at} = COALESCE({seats}.{fixed_at}, excluded.{fixed_at})",
+            [table.pk, pair_id, False, connection.ops.adapt_datetimefield_value(now)],
+        )
 
 
 def swap_seats(*, table: Table, user, now: datetime | None = None) -> dict[str, int]:

@@ -8,7 +8,14 @@ PY=.venv/bin/python
 
 bash scripts/ensure_system_packages.sh || exit 1
 
+# Bytecode is cached (in the __pycache__ directories git ignores) even where the
+# environment says not to: each worker, and each server and command the tests start,
+# imports the same modules, and pytest rewrites every test module's asserts before
+# compiling it. Without the cache that is about 10 s of CPU per worker, every run.
+unset PYTHONDONTWRITEBYTECODE
+
 source scripts/pg_cluster.sh
+PGTMP=""  # a caller's own cluster (its exported PGTMP) is not this script's to stop
 trap pg_cluster_stop EXIT INT TERM
 
 if [ -z "${DATABASE_URL:-}" ]; then
@@ -19,7 +26,8 @@ fi
 # In parallel by default: TEST_WORKERS (4) pytest-xdist worker processes (4 on this
 # 2-core machine: many tests wait on servers, browsers and the database), each with its own
 # test database (test_swiss_gw0, …: pytest-django names them), a whole file to a worker
-# (a module's browser starts once). Then the few tests that time something against a
+# (a module's browser starts once), the longest files first (tests/support/schedule.py;
+# --no-loadscope-reorder keeps that order). Then the few tests that time something against a
 # bound (marked `alone`: tests/support/alone.py) run by themselves, so that no other
 # worker's busy test lands inside their measurement. TEST_WORKERS=0 runs everything
 # serially in this one process.
@@ -38,7 +46,7 @@ for arg in "$@"; do
   esac
 done
 
-$PY -m pytest --durations=15 -n "$WORKERS" --dist loadfile -m "not alone" "$@"
+$PY -m pytest --durations=15 -n "$WORKERS" --dist loadfile --no-loadscope-reorder -m "not alone" "$@"
 status=$?
 echo "--- the tests that time something, by themselves"
 # shellcheck disable=SC2086  # the files are words

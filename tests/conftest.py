@@ -28,12 +28,30 @@ pytest_plugins = [
 
 def pytest_collection_modifyitems(config, items):
     """Marks `alone` the timing tests tests/support/alone.py names (test.sh runs them by
-    themselves, after the parallel run)."""
+    themselves, after the parallel run); and, in pytest-xdist's workers, orders the files
+    longest first (tests/support/schedule.py)."""
     from tests.support.alone import ALONE
 
     for item in items:
         if item.nodeid.split("[")[0] in ALONE:
             item.add_marker(pytest.mark.alone)
+    if hasattr(config, "workerinput"):
+        from tests.support.schedule import longest_first
+
+        longest_first(items)
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(
+    django_db_modify_db_settings_parallel_suffix, django_db_use_migrations, django_db_blocker
+):
+    """Each test database (one per xdist worker) is a copy of one migrated template:
+    tests/support/database.py."""
+    if django_db_use_migrations:
+        from tests.support.database import use_template
+
+        with django_db_blocker.unblock():
+            use_template()
 
 
 _counter = itertools.count(1)

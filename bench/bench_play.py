@@ -20,7 +20,8 @@ message from the deal); server CPU per stored action (uvicorn + PostgreSQL + Red
 server memory per connection (uvicorn RSS, connected minus idle).
 
 Loopback only; every scenario is bounded in time (--window). `make bench` runs it with
-small defaults (BENCH_PLAY_SIZES to change them).
+small defaults (BENCH_PLAY_SIZES to change them). BENCH_PLAY_LEAK_DEBUG=1 prints each
+message counted as a leak.
 """
 
 from __future__ import annotations
@@ -30,11 +31,13 @@ import asyncio
 import gc
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
@@ -58,6 +61,10 @@ CALLS = frozenset(
     {"P", "X", "XX"} | {f"{n}{s}" for n in range(1, 8) for s in ("C", "D", "H", "S", "NT")}
 )
 TARGET_P99_MS = 250
+# Sockets being opened at once (handshake to snapshot), and how long the connecting may
+# go without a new socket in before the window starts without the rest (`run_robots`).
+CONNECTING_AT_ONCE = 64
+CONNECT_STALL_SECONDS = 60.0
 
 
 def _rss_of(pid: int) -> int:
@@ -176,6 +183,8 @@ def start_uvicorn(port: int, redis: str, log: Path) -> subprocess.Popen:
         "CELERY_BROKER_URL": "",
         "DEBUG": "false",
         "LOG_LEVEL": "WARNING",
+        # Each process's tally of how its sockets answered the bell (kept board, or read).
+        "BELL_LOG_LEVEL": "INFO",
         # Every robot plays from 127.0.0.1 at full speed: the per-client write limits
         # (4429 on the socket) are for people, not for the load generator.
         "API_WRITE_RATE_PER_USER": "",
@@ -225,10 +234,14 @@ class Watch:
         self.refused = 0
         self.reconnects = 0
         self.window_began = float("inf")  # set once every socket is in
+        # (table, seat) -> (when its robot stopped, how: `play_seat`'s outcome)
+        self.ended: dict[tuple[int, str], tuple[float, str]] = {}
+        self.joined: dict[tuple[int, str], float] = {}  # (table, seat) -> its first snapshot
         self.leaks = 0
         self.messages = 0
-        # (board, seat, dummy or None, over) -> the cards that seat may see, and the same
-        # with every call (a call in `legal` is no card): a view within them leaks nothing.
+        # (board, seat, dummy or None, over, claimer or None) -> the cards that seat may see,
+        # and the same with every call (a call in `legal` is no card): a view within them
+        # leaks nothing.
         self._visible: dict[tuple, tuple[frozenset[str], frozenset[str]]] = {}
 
     def observer(self, table_id: int):
@@ -263,7 +276,10 @@ class Watch:
                     all(cards.issuperset(hand) for hand in view["hands"].values())
                     and or_calls.issuperset(view.get("legal", []))
                 ):
-                    self.leaks += self._leaked(seat, board, view)
+                    leaked = self._leaked(seat, board, view)
+                    self.leaks += leaked
+                    if leaked and os.environ.get("BENCH_PLAY_LEAK_DEBUG"):
+                        print("leak:", table_id, seat, data, flush=True)
 
         return observe
 
@@ -272,24 +288,29 @@ class Watch:
     ) -> tuple[frozenset[str], frozenset[str]]:
         """The cards `seat` may see in `view` (those `_leaked` allows), and with the calls."""
         dummy = PARTNER[view["declarer"]] if view["play"] and view["declarer"] else None
-        key = (board, seat, dummy, bool(view["over"]))
+        claimer = (view.get("claim") or {}).get("seat")
+        key = (board, seat, dummy, bool(view["over"]), claimer)
         visible = self._visible.get(key)
         if visible is None:
             deal = self.deals[board]
             if key[3]:
                 cards = frozenset(set().union(*deal.values()))
             else:
-                cards = frozenset(deal[seat] | deal.get(dummy, set()))
+                cards = frozenset(deal[seat] | deal.get(dummy, set()) | deal.get(claimer, set()))
             visible = self._visible[key] = (cards, cards | CALLS)
         return visible
 
     def _leaked(self, seat: str, board: int, view: dict) -> int:
         """Cards shown that `seat` may not see now: a hand other than its own, dummy's
-        after the opening lead, or all four once over; legal cards not its to play."""
+        after the opening lead, the claimer's while a claim waits for its answers (Law
+        68), or all four once over; legal cards not its to play."""
         deal = self.deals[board]
         allowed = set(deal[seat])
         if view["play"] and view["declarer"]:
             allowed |= deal[PARTNER[view["declarer"]]]
+        claimer = (view.get("claim") or {}).get("seat")
+        if claimer is not None:
+            allowed |= deal[claimer]
         if view["over"]:
             allowed = set().union(*deal.values())
         shown = {card for cards in view["hands"].values() for card in cards}
@@ -305,6 +326,12 @@ async def run_robots(
     rng = random.Random(17)
     connected = 0
     refused = 0
+    # At most this many sockets between opening and their snapshot: people arrive over
+    # minutes, not all in the same second. Without the ramp, thousands of handshakes
+    # queue at once, a client gives up on its handshake after websockets' 10 s, retries
+    # while the server still works on the one abandoned (up to 5 times, then REFUSED),
+    # and at 500 tables on one process half the seats never get in.
+    opening = asyncio.Semaphore(CONNECTING_AT_ONCE)
 
     async def one(job, port):
         nonlocal connected, refused
@@ -315,6 +342,8 @@ async def run_robots(
                 nonlocal connected
                 connected += 1  # this seat is in (a reconnection does not count again)
                 joined.append(True)
+                watch.joined[job.table_id, job.seat] = at
+                opening.release()
             if event == "sent":
                 watch.sent[job.table_id, current[0], data["seq"]] = (at, data)
                 return
@@ -324,8 +353,9 @@ async def run_robots(
 
         current = [1]
         joined: list[bool] = []
+        await opening.acquire()
         try:
-            return await play_seat(
+            outcome = await play_seat(
                 job,
                 base=f"ws://127.0.0.1:{port}",
                 pace=pace,
@@ -336,18 +366,26 @@ async def run_robots(
             )
         except Exception as error:  # a refused or dropped connection
             refused += 1
-            return f"error {error!r}"
+            outcome = f"error {error!r}"
+        finally:
+            if not joined:
+                opening.release()  # never got in: its place goes to the next seat
+        watch.ended[job.table_id, job.seat] = (time.monotonic(), outcome)
+        return outcome
 
-    tasks = []
+    # The seats open their sockets in the order of the jobs (a table's four together),
+    # CONNECTING_AT_ONCE at a time. Wait for everyone to connect while they still come
+    # in (no new socket for CONNECT_STALL_SECONDS: the window starts without the rest),
+    # then the window of play.
+    tasks = [
+        asyncio.create_task(one(job, ports[(i // 2) % len(ports)])) for i, job in enumerate(jobs)
+    ]
     began = time.monotonic()
-    for i, job in enumerate(jobs):
-        tasks.append(asyncio.create_task(one(job, ports[(i // 2) % len(ports)])))
-        if i % 50 == 49:
-            await asyncio.sleep(0.05)  # connect in waves, as people arrive
-    # Wait for everyone to connect (bounded), then the window of play.
-    deadline = time.monotonic() + max(60.0, len(jobs) / 40)
-    while connected < len(jobs) and time.monotonic() < deadline:
+    progress_at, last_count = began, 0
+    while connected < len(jobs) and time.monotonic() - progress_at < CONNECT_STALL_SECONDS:
         await asyncio.sleep(0.5)
+        if connected != last_count:
+            progress_at, last_count = time.monotonic(), connected
     connect_seconds = time.monotonic() - began
     held_at_start = connected
     # The window: every socket is in. Latency counts only actions sent from here on (while
@@ -511,7 +549,10 @@ class BellWatch(Watch):
     def __init__(self, deals):
         super().__init__(deals)
         self.told: dict[tuple[int, str], tuple[float, bool, bool]] = {}
-        self.rung_at = float("inf")
+        self.ringing_at = float("inf")  # the close began (in its own process)
+        self.rung_at = float("inf")  # the close committed
+        # What came while the close ran: checked once it is known when it committed.
+        self.pending: list[tuple[Callable, tuple]] = []
 
     def observer(self, table_id: int):
         observe = super().observer(table_id)
@@ -527,9 +568,23 @@ class BellWatch(Watch):
                 return
             if at >= self.rung_at:
                 return  # the round has closed: every hand is everyone's now (RULES 9)
+            if at >= self.ringing_at:
+                self.pending.append((observe, (event, seat, data, at)))
+                return
             observe(event, seat, data, at)
 
         return observer
+
+    def rung(self, at: float) -> None:
+        """The close committed by `at` (when the clock's process could say so): what came
+        before is checked as ever, except a refusal — the servers may have seen the
+        commit first, and an action refused at the bell comes back with the public
+        view. A view is never public before the bell: those are all checked."""
+        self.rung_at = at
+        for observe, (event, seat, data, came) in self.pending:
+            if came < at and data.get("type") != "error":
+                observe(event, seat, data, came)
+        self.pending = []
 
 
 def bell_scenario(tables, processes, play_seconds, work: Path, redis: str, tokens) -> dict:
@@ -537,14 +592,18 @@ def bell_scenario(tables, processes, play_seconds, work: Path, redis: str, token
     open on the board in play; after `play_seconds` the clock closes round 1 (seating
     round 2), and each socket's `round_closed` message is timed from the moment the close
     committed (its announcement starts: `announcements.round_closed`, run on commit) to
-    its arrival, with its closing view (all four hands) and next seat checked.
-    BENCH_PLAY_BELL_DEBUG=1 prints Redis's disconnection counters and subscribers after
-    the wait, to tell a lost message from a slow one."""
+    its arrival, with its closing view (all four hands) and next seat checked. The clock
+    runs in a process of its own (`ring`). Reported besides: the robots that had stopped
+    before the bell, by how, the robots still in at the bell (`open_at_bell`), and each
+    server's tally of how its sockets answered (`sockets.bell_tally`: kept board, rows
+    the bell carried, read): "told" below the sockets the servers answered is an answer
+    no robot heard (lost on the way, or its robot was leaving). BENCH_PLAY_BELL_DEBUG=1
+    prints Redis's disconnection counters and subscribers after the wait."""
     from django.db import connections
 
     from tournaments.models import Round
     from tournaments.robots.client import Pace
-    from tournaments.services import announcements, clock
+    from tournaments.sockets import bell_tally
 
     redis_url = redis
     tournament, seated = build_event(tables, 4, "bell", rounds=2)
@@ -552,33 +611,35 @@ def bell_scenario(tables, processes, play_seconds, work: Path, redis: str, token
     first = Round.objects.get(tournament=tournament, number=1)
     connections.close_all()
     ports = [free_port() for _ in range(processes)]
-    servers = [start_uvicorn(p, redis, work / f"uvicorn-bell-{p}.log") for p in ports]
+    logs = [work / f"uvicorn-bell-{p}.log" for p in ports]
+    servers = [start_uvicorn(p, redis, log) for p, log in zip(ports, logs, strict=True)]
     watch = BellWatch(deals)
     told = watch.told
     timing: dict[str, float] = {}
     table_ids = {t.pk for t in seated}
-    original = announcements.round_closed
-
-    def timed_round_closed(**kwargs):
-        timing["committed"] = watch.rung_at = time.monotonic()
-        original(**kwargs)
-        timing["sent"] = time.monotonic()
-
-    def ring() -> None:
-        announcements.round_closed = timed_round_closed
-        try:
-            timing["ring"] = time.monotonic()
-            clock.advance(now=first.ends_at)
-            timing["returned"] = time.monotonic()
-        finally:
-            announcements.round_closed = original
-            connections.close_all()
 
     async def after_window():
-        await asyncio.get_running_loop().run_in_executor(None, ring)
+        # The clock rings in a process of its own, as in production (`run_clock`): in
+        # this one, the reading and sending of the bell would share the interpreter with
+        # the thousands of robots (and their handling of it would be counted as its time).
+        watch.ringing_at = time.monotonic()
+        ringer = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--ring", str(first.pk), stdout=asyncio.subprocess.PIPE
+        )
+        assert ringer.stdout is not None
+        async for line in ringer.stdout:
+            name, _, at = line.decode().strip().partition(" ")
+            timing[name] = float(at)
+            if name == "committed":
+                watch.rung(timing["committed"])
+        await ringer.wait()
         deadline = time.monotonic() + 60
         while len(told) < len(jobs) and time.monotonic() < deadline:
             await asyncio.sleep(0.2)
+        # Each process logs its tally `bell_tally.REPORT_AFTER_SECONDS` after its first
+        # answer, and again for the answers after that: wait for the last.
+        last = max((at for at, _v, _n in told.values()), default=time.monotonic())
+        await asyncio.sleep(max(0.0, last + bell_tally.REPORT_AFTER_SECONDS + 5 - time.monotonic()))
         if os.environ.get("BENCH_PLAY_BELL_DEBUG"):
             import redis
 
@@ -592,7 +653,7 @@ def bell_scenario(tables, processes, play_seconds, work: Path, redis: str, token
         for port, server in zip(ports, servers, strict=True):
             wait_listening(port, server)
         time.sleep(1)
-        held, _connect_s, failures = uvloop.run(
+        held, connect_s, failures = uvloop.run(
             run_robots(
                 jobs, watch, ports, Pace(2.0, 6.0), play_seconds, claim_after=6,
                 after_window=after_window,
@@ -619,6 +680,23 @@ def bell_scenario(tables, processes, play_seconds, work: Path, redis: str, token
         "held": held,
         "failures": failures,
         "told": len(told),
+        # the robots in (a snapshot came) and not stopped when the close committed
+        "open_at_bell": sum(
+            1
+            for key, at in watch.joined.items()
+            if at < timing["committed"]
+            and not (key in watch.ended and watch.ended[key][0] < timing["committed"])
+        ),
+        "connect_s": round(connect_s, 1),
+        # The robots that had stopped before the bell, by how (`play_seat`'s outcome):
+        # their sockets were closed, so they cannot be told.
+        "gone_before_bell": dict(
+            Counter(
+                outcome.split("(")[0]
+                for (at, outcome) in watch.ended.values()
+                if at < timing["committed"]
+            )
+        ),
         # by the server process the seat's socket is on (`run_robots` alternates pairs of
         # seats N,E / S,W between processes)
         "told_by_process": [
@@ -633,12 +711,57 @@ def bell_scenario(tables, processes, play_seconds, work: Path, redis: str, token
         "p99_ms": round(percentile(arrivals, 99), 1),
         "last_ms": round(1000 * max(arrivals, default=float("nan")), 1),
         "leaked": watch.leaks,
+        # per server process: [from the kept board, from the rows the bell carried, read]
+        "answers_by_process": tallies(logs),
     }
     record("play", **row)
     return row
 
 
+_TALLY = re.compile(
+    r"bell of round \d+: (\d+) sockets answered in this process, (\d+) from the kept board,"
+    r" (\d+) from the rows the bell carried, (\d+) read the board"
+)
+
+
+def tallies(logs: list[Path]) -> list[list[int]]:
+    """Each server's `bell_tally` lines summed, as [kept, carried, read], in the order of
+    `logs` (a bell answered over more than `REPORT_AFTER_SECONDS` is logged in parts)."""
+    found = []
+    for log in logs:
+        text = log.read_text(errors="replace") if log.exists() else ""
+        parts = [[int(m[2]), int(m[3]), int(m[4])] for m in _TALLY.finditer(text)]
+        found.append([sum(column) for column in zip(*parts, strict=True)] if parts else [0, 0, 0])
+    return found
+
+
+def ring(round_id: int) -> None:
+    """The bell of round `round_id` by the real clock (`clock.advance` at its end),
+    printing when it began, when the close committed (its announcement starts, run on
+    commit: `announcements.round_closed`), when the announcement was handed to Redis,
+    and when the clock returned, each as "name monotonic-seconds" (`bell_scenario`)."""
+    from tournaments.models import Round
+    from tournaments.services import announcements, clock
+
+    first = Round.objects.get(pk=round_id)
+    original = announcements.round_closed
+
+    def timed_round_closed(**kwargs):
+        print("committed", time.monotonic(), flush=True)
+        original(**kwargs)
+        print("sent", time.monotonic(), flush=True)
+
+    announcements.round_closed = timed_round_closed
+    print("ring", time.monotonic(), flush=True)
+    clock.advance(now=first.ends_at)
+    print("returned", time.monotonic(), flush=True)
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--ring"]:
+        setup_django()
+        ring(int(sys.argv[2]))
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sizes = os.environ.get("BENCH_PLAY_SIZES", "50,200,500,1000")
     parser.add_argument("--sizes", default=sizes, help="tables per human-pace step")

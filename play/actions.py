@@ -103,10 +103,13 @@ class Card:
 @dataclass(frozen=True)
 class Claim:
     """``seat`` says their side will take ``tricks`` of the tricks still to play; a
-    concession is a claim of fewer (0 concedes them all)."""
+    concession is a claim of fewer (0 concedes them all). ``statement`` is the line of
+    play the claimer gives with it (Law 68C), "" if none; the application checks its
+    length and characters, as it does an alert's."""
 
     seat: str
     tricks: int
+    statement: str = ""
 
     def __post_init__(self):
         _set(self, "seat", _seat(self.seat))
@@ -115,6 +118,10 @@ class Claim:
                 _("a claim must be a whole number of tricks, 0 or more; got %(tricks)r"),
                 tricks=self.tricks,
             )
+        if self.statement is None:
+            _set(self, "statement", "")
+        elif not isinstance(self.statement, str):
+            raise IllegalAction(_("a claim's statement must be text"))
 
 
 @dataclass(frozen=True)

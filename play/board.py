@@ -88,6 +88,20 @@ class Result:
     ns_score: int
 
 
+@dataclass(frozen=True)
+class ClaimOutcome:
+    """A pending claim's sums: the claimer's side's tricks ``won`` so far and ``total``
+    with the claim, declarer's tricks, and the contract made (with ``overtricks``) or
+    down ``undertricks``."""
+
+    won: int
+    total: int
+    declarer_tricks: int
+    made: bool
+    overtricks: int
+    undertricks: int
+
+
 def trick_winner(leader: str, cards: tuple[str, ...], strain: str) -> str:
     """The highest trump wins, else the highest card of the suit led (Law 44)."""
     led = cards[0][0]
@@ -400,12 +414,17 @@ class BoardState:
         return sort_hand(self.hands[SEATS.index(seat)])
 
     def visible_seats(self, seat: str) -> frozenset[str]:
-        """Whose hands ``seat`` may see: their own, dummy after the lead, all four when over."""
+        """Whose hands ``seat`` may see: their own, dummy after the lead, the claimer's
+        while a claim waits for its answers (Law 68: the claimer faces his cards; hidden
+        again once it is rejected), all four when over."""
         if self.is_over:
             return _ALL_SEATS
+        seen = {seat}
         if self.dummy_visible:
-            return frozenset({seat, cast(str, self.dummy)})  # dummy is seen after the lead
-        return frozenset({seat})
+            seen.add(cast(str, self.dummy))  # dummy is seen after the lead
+        if self.pending_claim is not None:
+            seen.add(self.pending_claim.seat)
+        return frozenset(seen)
 
     # -- claims (Laws 68-69, RULES 9) -------------------------------------------------
 
@@ -478,6 +497,30 @@ class BoardState:
             won[claimer] += claim.tricks
             won[other] += remaining - claim.tricks
         return won
+
+    def claim_outcome(self) -> "ClaimOutcome | None":
+        """What the claim waiting for its answers would make of the board if accepted:
+        the claimer's side's tricks so far and in all, and declarer's contract made by
+        how many or down by how many (None without a pending claim)."""
+        claim = self.pending_claim
+        if claim is None:
+            return None
+        won = self.tricks_won
+        side = side_of(claim.seat)
+        declarer_side = side_of(self._declarer)
+        remaining = 13 - len(self.tricks)
+        declarer_tricks = won[declarer_side] + (
+            claim.tricks if side == declarer_side else remaining - claim.tricks
+        )
+        needed = self._contract.level + 6
+        return ClaimOutcome(
+            won=won[side],
+            total=won[side] + claim.tricks,
+            declarer_tricks=declarer_tricks,
+            made=declarer_tricks >= needed,
+            overtricks=max(0, declarer_tricks - needed),
+            undertricks=max(0, needed - declarer_tricks),
+        )
 
     def result(self) -> Result:
         """The board's result and its NS score by ``scoring.contract_score`` (Law 77)."""

@@ -19,6 +19,7 @@ Field scoring of one board (RULES 5.2–5.4), results in input order
         with codes "A+", "A", "A-" for artificial adjusted scores.
 Totals, ranking and master points (RULES 5.3, 6, 7)
     running_total(method, board_points) -> float   IMP: sum; MP: mean (0.0 if none)
+    running_totals(method, [board_points]) -> list[float]   many pairs at once
     settled_artificial(method, code, own) -> float  A+/A/A- against the pair's own % (5.4)
     pair_total(method, played_sum=, played_count=, artificial={code: n}) -> float
     pair_totals(method, codes, [(played_sum, played_count, counts)]) -> list[float]
@@ -90,6 +91,7 @@ from .ranking import (
     completion,
     rank_pairs,
     running_total,
+    running_totals,
     standing_key,
     tie_break,
     total_from_sum,
@@ -134,6 +136,7 @@ __all__ = [
     "rank_pairs",
     "rank_title",
     "running_total",
+    "running_totals",
     "score_board",
     "seat_offset",
     "settled_artificial",

@@ -2,7 +2,7 @@
 
 import contextlib
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from numbers import Integral
 
@@ -51,6 +51,14 @@ def running_total(method: str, board_points: Sequence[float]) -> float:
     points = list(board_points)
     # exact sum: totals must not depend on board order
     return total_from_sum(method, math.fsum(points), len(points))
+
+
+def running_totals(method: str, board_points: Iterable[Sequence[float]]) -> list[float]:
+    """`running_total` of many pairs at once (each item one pair's board scores), to the
+    last bit the same; the method is checked once, not once per pair."""
+    if validate_method(method) == "MP":
+        return [math.fsum(points) / len(points) if len(points) else 0.0 for points in board_points]
+    return [math.fsum(points) for points in board_points]
 
 
 def completion(boards_completed: int, total_boards: int) -> float:

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from .forms import NONE, QuickSelect, ResultForm
-from .models import Adjustment, ScoringMethod
+from .models import Adjustment, FirstRoundDraw, PlayMode, ScoringMethod, UnplayedPolicy
 
 ADJUSTMENTS = [NONE, *Adjustment.choices]
 
@@ -54,13 +55,72 @@ class ExtendForm(forms.Form):
     )
 
 
+class ExtraTimeForm(forms.Form):
+    """Extra time for one table (`table_director.give_extra_time` checks the minutes)."""
+
+    minutes = forms.FloatField(label=_("Extra time (minutes)"), initial=5)
+    reason = forms.CharField(
+        label=_("Why"),
+        max_length=500,
+        required=False,
+        widget=forms.TextInput(attrs={"placeholder": _("e.g. a player's connection dropped")}),
+    )
+
+
+class RobotForm(forms.Form):
+    """A robot in an absent player's seat (`table_director.seat_robot` checks it)."""
+
+    seat = forms.ChoiceField(
+        label=_("Seat"),
+        choices=[
+            ("N", pgettext_lazy("seat", "North")),
+            ("E", pgettext_lazy("seat", "East")),
+            ("S", pgettext_lazy("seat", "South")),
+            ("W", pgettext_lazy("seat", "West")),
+        ],
+        widget=forms.RadioSelect,
+    )
+    reason = forms.CharField(
+        label=_("Why"),
+        max_length=500,
+        required=False,
+        widget=forms.TextInput(attrs={"placeholder": _("e.g. South has not come back")}),
+    )
+
+
 class NewTournamentForm(forms.Form):
-    """What `setup.create_tournament` takes; the service checks every setting."""
+    """Every setting `setup.create_tournament` takes, so an event is set up and run from
+    the console alone; the service checks each one (the limits and messages of the API
+    and admin), the form only reads the fields."""
 
     name = forms.CharField(label=_("Name"), max_length=120)
+    description = forms.CharField(
+        label=_("Description"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("Shown on the tournament's public page."),
+    )
+    play = forms.ChoiceField(
+        label=_("Play"),
+        choices=PlayMode.choices,
+        initial=PlayMode.ENTERED,
+        required=False,
+        widget=forms.RadioSelect,
+    )
+    kibitz_live = forms.BooleanField(
+        label=_("Kibitzers see every hand live, as on Vugraph"),
+        required=False,
+        help_text=_("Off: a kibitzer sees the play's progress only until the round closes."),
+    )
     start_at = forms.DateTimeField(
         label=_("Start time"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    registration_opens_at = forms.DateTimeField(
+        label=_("Registration opens"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text=_("Empty: at once."),
     )
     rounds = forms.IntegerField(label=_("Rounds"), min_value=1, initial=6)
     boards_per_round = forms.IntegerField(label=_("Boards per round"), min_value=1, initial=4)
@@ -71,3 +131,54 @@ class NewTournamentForm(forms.Form):
     scoring = forms.ChoiceField(
         label=_("Scoring"), choices=ScoringMethod.choices, initial=ScoringMethod.IMP
     )
+    unplayed_policy = forms.ChoiceField(
+        label=_("Boards not played by the bell"),
+        choices=UnplayedPolicy.choices,
+        initial=UnplayedPolicy.NOT_PLAYED,
+        required=False,
+    )
+    completion_threshold = forms.DecimalField(
+        label=_("Completion threshold (%)"),
+        initial=70,
+        required=False,
+        help_text=_(
+            "A pair ranks among those who completed the event once it played this share "
+            "of the boards."
+        ),
+    )
+    first_round_draw = forms.ChoiceField(
+        label=_("First-round seating"),
+        choices=FirstRoundDraw.choices,
+        initial=FirstRoundDraw.REGISTRATION,
+        required=False,
+    )
+    neuberg = forms.BooleanField(
+        label=_("Neuberg for boards with artificial scores"), required=False
+    )
+
+    def settings(self) -> dict:
+        """The keywords of `setup.create_tournament`, from the cleaned fields; a choice
+        left out (a client that knows only the older form) is the one offered."""
+        data = {
+            name: self.fields[name].initial
+            if value in ("", None) and self.fields[name].initial is not None
+            else value
+            for name, value in self.cleaned_data.items()
+        }
+        return {
+            "name": data["name"],
+            "description": data["description"],
+            "play": data["play"],
+            "start_at": data["start_at"],
+            "registration_opens_at": data["registration_opens_at"],
+            "rounds": data["rounds"],
+            "boards_per_round": data["boards_per_round"],
+            "round_minutes": data["round_minutes"],
+            "gap_minutes": data["gap_minutes"] or 0,
+            "scoring": data["scoring"],
+            "unplayed_policy": data["unplayed_policy"],
+            "completion_threshold": data["completion_threshold"],
+            "first_round_draw": data["first_round_draw"],
+            "neuberg": data["neuberg"],
+            "kibitz_live": data["kibitz_live"],
+        }

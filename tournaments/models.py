@@ -185,6 +185,16 @@ class Tournament(models.Model):
         _("status"), max_length=10, choices=TournamentStatus.choices, default="scheduled"
     )
     play = models.CharField(_("play"), max_length=8, choices=PlayMode.choices, default="entered")
+    # Kibitzers of a running round see every hand live, as on Vugraph (RULES 2): the
+    # organiser's choice; off, a kibitzer sees the play's progress only until the close.
+    kibitz_live = models.BooleanField(
+        _("kibitzers see the hands live"),
+        default=False,
+        help_text=_(
+            "On: anyone may watch a table's hands while the round runs (as on Vugraph), "
+            "except the tournament's own players. Off: only the progress, until the round closes."
+        ),
+    )
     paused_at = models.DateTimeField(_("paused at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     created_by = models.ForeignKey(
@@ -441,6 +451,9 @@ class Table(models.Model):
     ew_pair = models.ForeignKey(
         Pair, on_delete=models.PROTECT, related_name="ew_tables", verbose_name=_("EW pair")
     )
+    # Extra time the director gave this table (RULES 3): its own bell, later than the
+    # round's; None, the round's. `services.table_director` writes it.
+    ends_at = models.DateTimeField(_("extra time until"), null=True, blank=True)
 
     class Meta:
         ordering = ["round", "number"]
@@ -773,6 +786,10 @@ class PlayAction(models.Model):
     alert = models.CharField(_("alert"), max_length=200, blank=True)
     card = models.CharField(_("card"), max_length=2, blank=True)
     tricks = models.PositiveSmallIntegerField(_("tricks"), null=True, blank=True)
+    # A claim's statement: the line of play the claimer gives with it (Law 68C).
+    statement = models.CharField(
+        _("claim statement"), max_length=500, blank=True, default="", db_default=""
+    )
     by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -910,3 +927,60 @@ class ResultChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.result_id} {self.kind} {self.at:%Y-%m-%d %H:%M:%S}"
+
+
+class TablePresence(models.Model):
+    """One open socket of a seated player at a table played online: who is connected,
+    seen by every server process (`services.presence`, called by the socket consumer on
+    connect and disconnect; read by the director's console)."""
+
+    channel = models.CharField(_("socket"), max_length=200, primary_key=True)
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    seat = models.CharField(_("seat"), max_length=1)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.CASCADE, related_name="+"
+    )
+    connected_at = models.DateTimeField(_("connected at"))
+
+    class Meta:
+        verbose_name = _("connection at a table")
+        verbose_name_plural = _("connections at tables")
+        indexes = [models.Index(fields=["table", "seat"], name="tablepresence_table_seat")]
+
+    def __str__(self) -> str:
+        return f"{self.table_id} {self.seat} {self.connected_at:%Y-%m-%d %H:%M:%S}"
+
+
+class TableDirectionKind(models.TextChoices):
+    EXTRA_TIME = "extra_time", _("Extra time")
+    ROBOT = "robot", _("Robot in an absent player's seat")
+
+
+class TableDirection(models.Model):
+    """The director's acts at one table (extra time, a robot in a seat), appended and
+    never edited: who, when, before and after, and why. Written by
+    `services.table_director` only."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="directions")
+    kind = models.CharField(_("act"), max_length=16, choices=TableDirectionKind.choices)
+    seat = models.CharField(_("seat"), max_length=1, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    at = models.DateTimeField(_("at"))
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"))
+    reason = models.CharField(_("reason"), max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["table", "id"]
+        verbose_name = _("director's act at a table")
+        verbose_name_plural = _("director's acts at tables")
+
+    def __str__(self) -> str:
+        return f"{self.table_id} {self.kind} {self.at:%Y-%m-%d %H:%M:%S}"

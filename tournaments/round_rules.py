@@ -51,3 +51,12 @@ def bell_time(*, status: str, ends_at: datetime, closed_at: datetime | None) -> 
     if status == RoundStatus.CLOSED and closed_at is not None:
         return min(closed_at, ends_at)
     return ends_at
+
+
+def table_bell(*, round_ends_at: datetime, table_ends_at: datetime | None) -> datetime:
+    """A table's own bell: the round's, or later when the director gave the table extra
+    time (`Table.ends_at`, `services.table_director`). Every writer at a table asks
+    `bell_rung` with this one."""
+    if table_ends_at is not None and table_ends_at > round_ends_at:
+        return table_ends_at
+    return round_ends_at

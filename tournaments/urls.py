@@ -69,19 +69,38 @@ urlpatterns = [
         views.withdraw_pair,
         name="withdraw_pair",
     ),
-    # A table's result sheet (the four players at the table only)
-    path("t/<id:tournament_id>/tables/<id:table_id>/", views.table, name="table"),
+    # A table is addressed as its players and the director name it: round and table
+    # number. Its result sheet (the four players at the table only), and the table in
+    # the browser (online tournaments: the four players, organisers, kibitzers).
+    path(
+        "t/<id:tournament_id>/rounds/<id:round_number>/tables/<id:table_number>/",
+        views.table,
+        name="table",
+    ),
+    path(
+        "t/<id:tournament_id>/rounds/<id:round_number>/tables/<id:table_number>/play/",
+        views.play_table,
+        name="play_table",
+    ),
+    # The sheet's poll names the table by its id: the page passes it, nobody types it,
+    # and the hot path saves the look-up.
     path(
         "t/<id:tournament_id>/tables/<id:table_id>/updates/",
         views.table_updates,
         name="table_updates",
     ),
-    # The table in the browser (online tournaments): the four players, organisers
-    # watching, anyone once the round has closed.
+    # The old addresses by the table's internal id: 301 to the new ones.
+    path(
+        "t/<id:tournament_id>/tables/<id:table_id>/",
+        views.table_by_id,
+        {"play": False},
+        name="table_by_id",
+    ),
     path(
         "t/<id:tournament_id>/tables/<id:table_id>/play/",
-        views.play_table,
-        name="play_table",
+        views.table_by_id,
+        {"play": True},
+        name="play_table_by_id",
     ),
     # The director's console (staff): one page per tournament
     path("console/", console.index, name="console_index"),
@@ -89,6 +108,16 @@ urlpatterns = [
     path("console/<id:tournament_id>/", console.console, name="console"),
     path("console/<id:tournament_id>/progress/", console.progress, name="console_progress"),
     path("console/<id:tournament_id>/do/<slug:name>/", console.action, name="console_action"),
+    path(
+        "console/<id:tournament_id>/tables/<id:table_id>/extra-time/",
+        console.extra_time,
+        name="console_extra_time",
+    ),
+    path(
+        "console/<id:tournament_id>/tables/<id:table_id>/robot/",
+        console.robot,
+        name="console_robot",
+    ),
     path(
         "console/<id:tournament_id>/tables/<id:table_id>/boards/<id:number>/",
         console.result,

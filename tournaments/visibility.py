@@ -14,8 +14,17 @@ The rule:
   - a tournament director holding `tournaments.direct_results` (the organiser who
     rules on the board: the console, watching a table live). A staff account without
     that permission is nobody here: it sees what the public sees.
+  - while a claim waits for its answers, the claimer's hand is also shown to the three
+    others at the table (Law 68: the claimer faces his cards), and hidden again if the
+    claim is rejected (`play.BoardState.visible_seats` again).
 - Nobody else: not another table's players, not a staff account, not an anonymous
   visitor.
+- **Kibitzers**: anyone (anonymous too) may watch a table of a running round when they
+  ask to (the kibitzer's socket), and sees no hand, call, card or result of it until the
+  round closes: only how far the board has come (`PROGRESS_ONLY`). When the organiser
+  chooses `Tournament.kibitz_live` ("as Vugraph does"), a kibitzer sees every hand
+  live — except a player of the tournament, who never kibitzes live (the other tables
+  of the round play his boards): he stays at the progress only.
 
 The public pages are built once per live version for everyone (`live/cached`), so they
 ask only `deal_public` / `results_public`: a director's extra sight is given by the
@@ -37,8 +46,10 @@ from .permissions import DIRECT_RESULTS
 DEAL_PUBLIC = Q(round__status=RoundStatus.CLOSED)
 RESULT_PUBLIC = Q(board__round__status=RoundStatus.CLOSED)
 
-# The viewer code of `selectors.board_views.board_json` that sees every hand.
+# The viewer codes of `selectors.board_views.board_json`: every hand; and a kibitzer's
+# sight of a running round, the progress of the board and nothing of its cards.
 EVERY_HAND = "*"
+PROGRESS_ONLY = "kibitzer"
 
 
 def deal_public(round: Round) -> bool:
@@ -80,10 +91,22 @@ def may_see_result(user, *, round: Round, table: Table) -> bool:
     return user_id is not None and table.side_of(user_id) is not None
 
 
-def table_viewer(*, user, round: Round | str, seat: str | None) -> str | None:
+def table_viewer(
+    *,
+    user,
+    round: Round | str,
+    seat: str | None,
+    kibitz: bool = False,
+    kibitz_live: bool = False,
+    plays_in_tournament: bool = False,
+) -> str | None:
     """Who `user` is at a table's board, as `selectors.board_views.board_json` takes it: their
     `seat` ("N", "E", "S", "W": the hands `play` lets that seat see), `EVERY_HAND` (the
     round has closed, or a director), or None: they may see nothing of it now.
+
+    `kibitz`: the user asks to watch as a kibitzer (anyone may): then, rather than
+    nothing, `PROGRESS_ONLY`; or `EVERY_HAND` when the tournament lets kibitzers watch
+    live (`kibitz_live`) and the user is not one of its players (`plays_in_tournament`).
 
     `round` may be given as its status alone (the socket server reads only that)."""
     status = round if isinstance(round, str) else round.status
@@ -93,4 +116,17 @@ def table_viewer(*, user, round: Round | str, seat: str | None) -> str | None:
         return seat
     if watches_live(user):
         return EVERY_HAND
+    if kibitz:
+        return EVERY_HAND if kibitz_live and not plays_in_tournament else PROGRESS_ONLY
     return None
+
+
+def kibitzes_live(viewer: str | None, *, seat: str | None, user, round_status: str) -> bool:
+    """Whether `viewer` (from `table_viewer`) is a kibitzer seeing the hands live: every
+    hand of a running round, neither seated nor a director."""
+    return (
+        viewer == EVERY_HAND
+        and seat is None
+        and not deal_public_status(round_status)
+        and not watches_live(user)
+    )

@@ -214,7 +214,13 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
     # axes logs every login failure at INFO; its lockouts are WARNINGs.
-    "loggers": {"django.db.backends": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        "axes": {"level": "WARNING"},
+        # Each server process's one line per bell: how its sockets answered it
+        # (tournaments/sockets/bell_tally.py; bench_play reads it with LOG_LEVEL=WARNING).
+        "tournaments.sockets.bell_tally": {"level": env("BELL_LOG_LEVEL", default="INFO")},
+    },
 }
 
 # The live table server (tournaments/sockets/consumers.py): the channel layer carries each

@@ -177,7 +177,9 @@ def _check_every_renderer(field, *, round_number: int, public: bool) -> list[str
                 seen = set(CARD_TOKEN.findall(answer.content.decode()))
             if not seen <= allowed:
                 leaks.append(f"http view b{board_number} {role}: {sorted(seen - allowed)}")
-            page = clients[role].get(f"/t/{tournament.pk}/tables/{table.pk}/play/")
+            page = clients[role].get(
+                f"/t/{tournament.pk}/rounds/{table.round.number}/tables/{table.number}/play/"
+            )
             on_page = set(CARD_TOKEN.findall(page.content.decode()))
             if on_page:
                 leaks.append(f"table page {role}: cards {sorted(on_page)}")

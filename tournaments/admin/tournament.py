@@ -226,6 +226,7 @@ def _new_tournament_settings(data: dict) -> dict:
         "unplayed_policy": data["unplayed_policy"],
         "completion_threshold": data["completion_threshold"],
         "first_round_draw": data["first_round_draw"],
+        "kibitz_live": bool(data.get("kibitz_live")),
     }
 
 
@@ -253,6 +254,7 @@ class TournamentAdminForm(forms.ModelForm):
             "unplayed_policy",
             "completion_threshold",
             "first_round_draw",
+            "kibitz_live",
         )
 
     def clean(self):
@@ -268,6 +270,11 @@ class TournamentAdminForm(forms.ModelForm):
             except ServiceError as error:
                 raise forms.ValidationError(str(error)) from error
             return data
+        if "kibitz_live" in self.changed_data:
+            try:
+                setup.checked_kibitz_live(bool(data.get("kibitz_live")), self.instance.play)
+            except ServiceError as error:
+                raise forms.ValidationError(str(error)) from error
         if not adding and not set(dates) & set(self.changed_data):
             return data  # dates stored earlier stay as they are
         # A running event shows its dates read-only: they are not in the form then.
@@ -349,6 +356,7 @@ class TournamentAdmin(RunsClock, ManagesPlayers, admin.ModelAdmin):
                 )
             },
         ),
+        (_("Watching"), {"fields": ("kibitz_live",)}),
     )
     actions = [
         "start_now",

@@ -58,7 +58,16 @@ class BoardResultOut(Schema):
 class ClaimOut(Schema):
     seat: Seat
     tricks: int = Field(description="Of the remaining tricks, for the claimer's side.")
+    won: int = Field(description="Tricks the claimer's side has already won.")
+    total: int = Field(description="The claimer's side's tricks in all if it is accepted.")
+    statement: str = Field(description="The claimer's line of play, empty if none.")
     awaiting: list[Seat] = Field(description="Opponents who have still to accept.")
+    contract: str
+    declarer: Seat
+    outcome: dict[str, bool | int] = Field(
+        description='If accepted: {"made": true, "overtricks": n} or {"made": false, '
+        '"undertricks": n}.'
+    )
 
 
 class BoardViewOut(Schema):
@@ -83,7 +92,12 @@ class BoardViewOut(Schema):
     legal: list[str] = Field(description="The calls or cards the caller may make now.")
     over: bool
     result: BoardResultOut | None
-    claim: ClaimOut | None = Field(description="A claim waiting for the opponents' answers.")
+    claim: ClaimOut | None = Field(
+        description="A claim waiting for the opponents' answers (the claimer's hand is "
+        "then in `hands` for all four seats)."
+    )
+    paused: bool = Field(description="The tournament is paused: `legal` is empty.")
+    kibitzer: bool = Field(description="Seen by a kibitzer.")
 
 
 class ActionIn(Schema):
@@ -93,6 +107,9 @@ class ActionIn(Schema):
     alert: Text | None = Field(None, description="For a call: an alert, shown to opponents.")
     card: Text | None = Field(None, description='For a card: "SA", "HT", "D2".')
     tricks: int | None = Field(None, description="For a claim: tricks of those remaining.")
+    statement: Text | None = Field(
+        None, description="For a claim: the line of play, at most 500 characters."
+    )
 
 
 class SeatsOut(Schema):

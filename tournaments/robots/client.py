@@ -4,6 +4,9 @@ It opens board after board of its table's round (docs/PLAY_PROTOCOL.md: one sock
 seat and board), keeps the view with the highest ``seq``, and when its seat is to act
 (or to answer a claim) sends `simulation.robot`'s action after a pause drawn from
 ``pace``. A refused action comes back with the current view, from which it plays on.
+While the tournament is paused (the `round` message, or a view saying ``paused``) it
+waits, holding its seat, however long the pause; when the `round` message says the clock
+runs again it opens the board again, and the snapshot resumes the play.
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ from simulation.robot import Plan, ViewBoard, next_action
 
 # How a seat's run ended.
 DONE, CLOSED, GAVE_UP, REFUSED = "done", "closed", "gave_up", "refused"
+# While the tournament is paused, how often a robot opens its board again to look
+# (besides the `round` message that says the clock runs again).
+PAUSE_RECHECK_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
@@ -72,6 +78,7 @@ class _Board:
     # that view is still the one held when the pause is over.
     decided: dict | None = None
     decided_on: dict | None = None
+    paused: bool = False  # the tournament is paused: wait for the `round` that resumes it
 
 
 def board_url(base: str, table_id: int, number: int) -> str:
@@ -100,21 +107,27 @@ async def play_seat(
     solver's (`tournaments.double_dummy.best_cards`, in a worker thread)."""
     rng = rng or random.Random()
     for board in job.boards:
-        for _attempt in range(5):  # a dropped connection: reconnect, the snapshot resumes
+        failures = 0
+        while True:
             try:
                 outcome = await _play_board(
                     job, board, base, pace, rng, claim_after, observer, timeout, double_dummy
                 )
-                break
             except ConnectionClosed as closed:
                 code = closed.rcvd.code if closed.rcvd else None
                 if code is not None and 4400 <= code < 4500:
                     return REFUSED
+                failures += 1
                 await asyncio.sleep(0.5)
             except OSError:
+                failures += 1
                 await asyncio.sleep(1)
-        else:
-            return REFUSED
+            else:
+                if outcome != _RESUMED:
+                    break
+                # The clock runs again: the board afresh (not a failure, however many pauses).
+            if failures >= 5:  # a dropped connection: reconnect, the snapshot resumes
+                return REFUSED
         if outcome != DONE:
             return outcome
     return DONE
@@ -139,18 +152,27 @@ async def _play_board(
         while True:
             wait = None if act_at is None else max(0.0, act_at - loop.time())
             if wait is None:
-                wait = max(0.0, give_up_by - loop.time())
+                # Paused: no action and no giving up, however long the director takes;
+                # the board is looked at again now and then, should the `round` that
+                # resumes it be lost.
+                paused_for = PAUSE_RECHECK_SECONDS * rng.uniform(0.75, 1.25)
+                wait = paused_for if state.paused else max(0.0, give_up_by - loop.time())
             try:
                 # Not asyncio.wait_for: before Python 3.12 it wraps each recv in a task
                 # of its own, twice the CPU of a message (bench/bench_robots.py).
                 async with asyncio.timeout(wait):
                     raw = await ws.recv()
             except TimeoutError:
+                if act_at is None and state.paused:
+                    return _RESUMED  # still paused? The snapshot says.
                 if act_at is None:
                     return CLOSED  # nothing heard for `timeout`: stop waiting
                 act_at = None
                 await _send(ws, job, board, state, claim_after, observer, double_dummy)
                 continue
+            # `timeout` is a silence: a board that goes on (other seats acting, at
+            # whatever pace) keeps the robot there, however long it lasts.
+            give_up_by = loop.time() + timeout
             message = json.loads(raw)
             if observer is not None:
                 observer("message", job.seat, message, time.monotonic())
@@ -160,6 +182,8 @@ async def _play_board(
             if step == _WAIT:
                 act_at = None
                 continue
+            if step == _RESUMED:
+                return _RESUMED  # opened again by `play_seat`: the snapshot holds the board
             if step != _ACT:
                 return step  # the board is over for this seat: DONE, CLOSED or GAVE_UP
             delay = pace.delay(rng) if state.errors < 3 else 1.0
@@ -171,6 +195,8 @@ async def _play_board(
 # What one message asks of the seat, besides an outcome: nothing (a message that changes
 # nothing: the pause before an action, if any, runs on), wait (not this seat's turn), act.
 _IGNORE, _WAIT, _ACT = "ignore", "wait", "act"
+# The pause is over: the board is opened again (the views held were the pause's).
+_RESUMED = "resumed"
 
 
 # The robots of a table (in one process, on one event loop) keep one board state per
@@ -192,6 +218,14 @@ def _receive(job: SeatJob, board: BoardJob, state: _Board, message: dict, claim_
     kind = message.get("type")
     if kind == "round_closed":
         return CLOSED
+    if kind == "round":
+        if message.get("paused"):
+            state.paused = True
+            return _WAIT  # an action about to go would be refused: none goes
+        view_paused = bool(state.view and state.view.get("paused"))
+        if state.paused or view_paused:
+            return _RESUMED
+        return _IGNORE
     if kind == "error" and "view" not in message:
         return _IGNORE  # refused at the handshake: the close follows
     if kind == "error":
@@ -219,7 +253,9 @@ def _receive(job: SeatJob, board: BoardJob, state: _Board, message: dict, claim_
         return _IGNORE
     if view["over"]:
         return DONE
-    action = _action(board, job.seat, view, state, claim_after)
+    if view.get("paused"):
+        state.paused = True
+    action = None if state.paused else _action(board, job.seat, view, state, claim_after)
     state.decided, state.decided_on = action, view
     return _WAIT if action is None else _ACT
 

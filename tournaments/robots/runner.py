@@ -21,12 +21,23 @@ from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import close_old_connections, connections
+from django.db.models import Q
 from django.utils import timezone
 
 from simulation.robot import Plan, heuristic_plan, plan_of
 
 from ..deals import hands_of
-from ..models import Board, PlayMode, Round, RoundStatus, Table, Tournament, TournamentStatus
+from ..models import (
+    Board,
+    PlayMode,
+    Round,
+    RoundStatus,
+    Table,
+    TableDirection,
+    TableDirectionKind,
+    Tournament,
+    TournamentStatus,
+)
 from ..selectors import table_seats
 from ..services.simulator import board_facts
 from ..services.tokens import ROBOT_TOKEN_DAYS, issue_robot_token, revoke_tokens
@@ -112,23 +123,35 @@ def open_seats(
     now: datetime | None = None,
 ) -> list[_Seat]:
     """The robot-driven seats of the open rounds: their players have not logged in
-    since `since`. `tournament_ids` None: every running online tournament."""
+    since `since`. `tournament_ids` None: every running online tournament, and every
+    paused one: a robot holds its seat through a pause (its socket waits for the
+    resume) instead of leaving a table no one would come back to."""
     close_old_connections()
     rounds = Round.objects.filter(
         status=RoundStatus.OPEN,
         tournament__play=PlayMode.ONLINE,
-        tournament__status=TournamentStatus.RUNNING,
+        tournament__status__in=(TournamentStatus.RUNNING, TournamentStatus.PAUSED),
     )
     if tournament_ids is not None:
         rounds = rounds.filter(tournament_id__in=list(tournament_ids))
+    # The seats a director gave a robot (`table_director.seat_robot`): played whatever
+    # the login, and in any event, the demo's runner included.
+    directed = set(
+        TableDirection.objects.filter(
+            kind=TableDirectionKind.ROBOT, table__round__in=rounds
+        ).values_list("table_id", "seat")
+    )
     if names:
-        rounds = rounds.filter(tournament__name__in=names)
+        rounds = rounds.filter(
+            Q(tournament__name__in=names) | Q(tables__directions__kind=TableDirectionKind.ROBOT)
+        ).distinct()
     # A player holds their seat for a while after logging in; then robots may take it.
     now = now or timezone.now()
     taken_after = max(since, now - HUMAN_HOLDS)
     found: list[_Seat] = []
     users = get_user_model()
-    for round in rounds:
+    for round in rounds.select_related("tournament"):
+        only_directed = bool(names) and round.tournament.name not in names
         tables = list(Table.objects.filter(round=round).select_related("ns_pair", "ew_pair"))
         boards = list(Board.objects.filter(round=round).order_by("number"))
         if round.pk not in plan_cache:
@@ -139,7 +162,11 @@ def open_seats(
         for table in tables:
             for seat, user_id in seated[table.pk].items():
                 user = people[user_id]
-                if user.last_login is not None and user.last_login > taken_after:
+                if (table.pk, seat) in directed:
+                    pass  # the director gave it a robot
+                elif only_directed or (
+                    user.last_login is not None and user.last_login > taken_after
+                ):
                     continue  # a person logged in: the seat is theirs
                 job = SeatJob(
                     table_id=table.pk,

@@ -8,8 +8,16 @@ Viewers:
     a seat ("N", "E", "S", "W")  their own hand; dummy after the opening lead; all four
                                  once the board is over at their table; alerts of the
                                  opponents (and their own), never their partner's
-    WATCHER                      an organiser watching live, or anyone once the round
-                                 has closed: every hand and every alert
+    WATCHER                      an organiser watching live, anyone once the round
+                                 has closed, or a kibitzer when the organiser lets the
+                                 public watch live (`kibitzer=True`): every hand and
+                                 every alert
+    KIBITZER                     the public watching a running round: no hand, no call,
+                                 no card, no result; only how far the board has come
+                                 (`progress`)
+
+While the tournament is paused a view says so (`paused: true`) and offers nothing to
+do (`legal: []`).
 """
 
 from __future__ import annotations
@@ -17,10 +25,11 @@ from __future__ import annotations
 import play
 from scoring import SEATS, side_of
 
-from ..visibility import EVERY_HAND
+from ..visibility import EVERY_HAND, PROGRESS_ONLY
 
 # Who sees what is `tournaments.visibility`'s rule; this module only draws it.
 WATCHER = EVERY_HAND
+KIBITZER = PROGRESS_ONLY
 
 
 def action_of(row) -> play.Action:
@@ -31,7 +40,7 @@ def action_of(row) -> play.Action:
     if kind == "card":
         return play.Card(row.seat, row.card)
     if kind == "claim":
-        return play.Claim(row.seat, row.tricks)
+        return play.Claim(row.seat, row.tricks, getattr(row, "statement", "") or "")
     return play.ClaimResponse(row.seat, kind == "accept")
 
 
@@ -85,14 +94,38 @@ def _legal(state: play.BoardState, viewer: str | None) -> list[str]:
 
 
 def _claim(state: play.BoardState) -> dict | None:
+    """The claim waiting for its answers, with its sums: what the claimer's side has won,
+    its total with the claim, and the contract's outcome if it is accepted."""
     claim = state.pending_claim
-    if claim is None:
+    outcome = state.claim_outcome()
+    if claim is None or outcome is None:
         return None
     return {
         "seat": claim.seat,
         "tricks": claim.tricks,
+        "won": outcome.won,
+        "total": outcome.total,
+        "statement": claim.statement,
         "awaiting": sorted(state.claim_answers_awaited, key=SEATS.index),
+        "contract": str(state.contract),
+        "declarer": state.declarer,
+        "outcome": (
+            {"made": True, "overtricks": outcome.overtricks}
+            if outcome.made
+            else {"made": False, "undertricks": outcome.undertricks}
+        ),
     }
+
+
+def _progress(state: play.BoardState) -> dict:
+    """How far the board has come, and nothing of what was called or played."""
+    if state.is_over:
+        phase = "over"
+    elif state.is_auction_over:
+        phase = "play"
+    else:
+        phase = "auction"
+    return {"phase": phase, "tricks_played": len(state.tricks), "turn": state.turn}
 
 
 def _auction(state: play.BoardState, viewer: str | None, *, public: bool) -> list[dict]:
@@ -132,6 +165,8 @@ def _view(
     viewer: str | None,
     seat: str | None,
     shown: dict[str, list[str]] | None = None,
+    paused: bool = False,
+    kibitzer: bool = False,
 ) -> dict:
     return {
         "seat": seat,
@@ -144,31 +179,71 @@ def _view(
         "declarer": common["declarer"],
         "next_seq": common["next_seq"],
         "turn": common["turn"],
-        "legal": _legal(state, viewer),
+        "legal": [] if paused else _legal(state, viewer),
         "over": common["over"],
         "result": common["result"],
         "claim": common["claim"],
+        "paused": paused,
+        "kibitzer": kibitzer,
+    }
+
+
+def _kibitzer_view(state: play.BoardState, *, paused: bool = False) -> dict:
+    """The public's view of a running round's board: the board's frame and how far it
+    has come, no hand, call, card, claim or result (RULES 2)."""
+    return {
+        "seat": None,
+        "dealer": state.dealer,
+        "vulnerability": state.vulnerability,
+        "hands": {},
+        "auction": [],
+        "play": [],
+        "contract": None,
+        "declarer": None,
+        "next_seq": len(state.actions) + 1,
+        "turn": state.turn,
+        "legal": [],
+        "over": state.is_over,
+        "result": None,
+        "claim": None,
+        "paused": paused,
+        "kibitzer": True,
+        "progress": _progress(state),
     }
 
 
 def board_json(
-    state: play.BoardState, *, viewer: str | None, seat: str | None, public: bool = False
+    state: play.BoardState,
+    *,
+    viewer: str | None,
+    seat: str | None,
+    public: bool = False,
+    paused: bool = False,
+    kibitzer: bool = False,
 ) -> dict:
-    """The board as `viewer` (a seat, WATCHER or None: no hand at all) sees it.
+    """The board as `viewer` (a seat, WATCHER, KIBITZER or None: no hand at all) sees it.
 
     `seat` is the caller's own seat (None if they do not play at the table); `public`
-    means the round has closed and the table's record is everyone's.
+    means the round has closed and the table's record is everyone's; `paused`, that the
+    tournament is paused (nothing may be done); `kibitzer`, that a kibitzer watches
+    (with WATCHER: the organiser lets the public see the hands live).
     """
+    if viewer == KIBITZER:
+        return _kibitzer_view(state, paused=paused)
     auction = _auction(state, viewer, public=public)
-    return _view(state, _common(state), auction, viewer=viewer, seat=seat)
+    view = _view(state, _common(state), auction, viewer=viewer, seat=seat, paused=paused)
+    if kibitzer:
+        view["kibitzer"] = True
+    return view
 
 
 def table_views(state: play.BoardState) -> dict[str, dict]:
     """While the round is open: each seat's own view (`board_json(viewer=seat,
-    seat=seat)`) and an organiser's (`viewer=WATCHER, seat=None`), keyed by seat and
-    WATCHER. Built together after each action, so what all of them share is built once.
-    The five go to the table's server processes only; each socket sends on the one its
-    user may see (`consumers.BoardConsumer.table_views`)."""
+    seat=seat)`), an organiser's (`viewer=WATCHER, seat=None`) and a kibitzer's (the
+    progress only), keyed by seat, WATCHER and KIBITZER. Built together after each
+    action, so what all of them share is built once. The six go to the table's server
+    processes only; each socket sends on the one its user may see
+    (`consumers.BoardConsumer.table_views`)."""
     common = _common(state)
     shown = _all_hands(state)
     plain = None if any(call.alert for call in state.calls) else _auction(state, None, public=False)
@@ -177,4 +252,5 @@ def table_views(state: play.BoardState) -> dict[str, dict]:
         auction = plain if plain is not None else _auction(state, viewer, public=False)
         seat = None if viewer == WATCHER else viewer
         views[viewer] = _view(state, common, auction, viewer=viewer, seat=seat, shown=shown)
+    views[KIBITZER] = _kibitzer_view(state)
     return views

@@ -8,9 +8,11 @@ event's console is measured in BENCHMARKS.md).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Max, Prefetch, Q, QuerySet, Subquery
+from django.utils import timezone
 
 from .. import visibility
 from ..models import (
@@ -19,14 +21,20 @@ from ..models import (
     Direction,
     Pair,
     PairStatus,
+    PlayAction,
+    PlayMode,
     ResultState,
     Round,
     RoundStatus,
     Table,
+    TableDirection,
+    TableDirectionKind,
+    TablePresence,
     Tournament,
     display_name,
     pair_names,
 )
+from . import replays
 from .common import PAIR_PLAYERS
 from .live import live_version
 
@@ -78,6 +86,27 @@ class ProgressRow:
 
 
 @dataclass(frozen=True)
+class LiveTable:
+    """A table played online as the console shows it: the board in play, how far it
+    is, whose turn, who is connected (seat -> since when) and how long the player to
+    act has been idle; its own bell if the director gave it extra time."""
+
+    board: int | None  # None: every board of the round is over here
+    phase: str = ""  # "auction", "play", "claim"
+    trick: int = 0  # the trick being played (1–13), 0 in the auction
+    turn: str | None = None  # the seat to act (declarer for dummy)
+    contract: str = ""
+    connected: dict[str, datetime] = field(default_factory=dict)
+    idle_seconds: int | None = None
+    ends_at: datetime | None = None  # extra time: this table's own bell
+    robots: frozenset[str] = frozenset()  # seats the director gave a robot
+
+    def connected_for(self, seat: str, now: datetime) -> int | None:
+        since = self.connected.get(seat)
+        return None if since is None else max(0, int((now - since).total_seconds()))
+
+
+@dataclass(frozen=True)
 class RoundProgress:
     """The round's progress: totals over every table, and the rows of one page of
     tables (TABLES_PER_PAGE, in table order; `unfinished` keeps only the tables still
@@ -93,6 +122,8 @@ class RoundProgress:
     page: int = 1
     pages: int = 1
     unfinished: bool = False
+    # Online play: what each table of the page is doing now (`online_progress`).
+    live: dict[int, LiveTable] = field(default_factory=dict)
 
     @property
     def has_previous(self) -> bool:
@@ -208,7 +239,19 @@ def round_progress(
         )
         for table_id, table_number in chosen
     )
+    live = {}
+    if tournament.play == PlayMode.ONLINE:
+        live = online_progress(
+            round=round,
+            tables=[table_id for table_id, _number in chosen],
+            unplayed={
+                table_id: [n for n, state in zip(numbers, per_table[table_id], strict=True)
+                           if state == MISSING]
+                for table_id, _number in chosen
+            },
+        )  # fmt: skip
     return RoundProgress(
+        live=live,
         round=round,
         board_numbers=numbers,
         rows=rows,
@@ -220,6 +263,110 @@ def round_progress(
         pages=pages,
         unfinished=unfinished,
     )
+
+
+# How often the console's idle times move on while nothing else changes (its poll answers
+# 204 until then).
+IDLE_STEP_SECONDS = 15
+# A socket's row this old was left by a server process that died (no socket stays
+# open on one table for longer than a few rounds).
+PRESENCE_STALE_AFTER = timedelta(hours=6)
+
+
+def connections(*, table_ids, now: datetime) -> dict[int, dict[str, datetime]]:
+    """table id -> {seat: connected since} for the seats with an open socket now
+    (`services.presence`; a row older than PRESENCE_STALE_AFTER is a dead process's)."""
+    found: dict[int, dict[str, datetime]] = {}
+    rows = TablePresence.objects.filter(
+        table_id__in=list(table_ids), connected_at__gt=now - PRESENCE_STALE_AFTER
+    ).values_list("table_id", "seat", "connected_at")
+    for table_id, seat, since in rows:
+        seats = found.setdefault(table_id, {})
+        if seat not in seats or since < seats[seat]:
+            seats[seat] = since
+    return found
+
+
+def online_progress(
+    *, round: Round, tables: list[int], unplayed: dict[int, list[int]], now: datetime | None = None
+) -> dict[int, LiveTable]:
+    """What each of `tables` (ids, of `round`) is doing now: its board in play (the first
+    of `unplayed`, boards are played in order), the auction or the trick and whose turn
+    from its stored actions (replayed as the table server replays them), who is
+    connected, and how long the player to act has waited since the table's last action
+    (or the round's start). Five queries, whatever the number of tables."""
+    now = now or timezone.now()
+    if not tables:
+        return {}
+    boards = {
+        number: (board_id, deal, dealer, vulnerability)
+        for board_id, number, deal, dealer, vulnerability in Board.objects.filter(
+            round=round
+        ).values_list("id", "number", "deal", "dealer", "vulnerability")
+    }
+    stored: dict[tuple[int, int], tuple[int, int]] = {}
+    last_at: dict[int, datetime] = {}
+    for table_id, board_id, count, last_id, at in (
+        PlayAction.objects.filter(table_id__in=tables, board__round=round)
+        .order_by()
+        .values_list("table_id", "board_id")
+        .annotate(Count("id"), Max("id"), Max("stored_at"))
+    ):
+        stored[(table_id, board_id)] = (count, last_id)
+        if table_id not in last_at or at > last_at[table_id]:
+            last_at[table_id] = at
+    present = connections(table_ids=tables, now=now)
+    own_bells = dict(
+        Table.objects.filter(pk__in=tables, ends_at__isnull=False).values_list("id", "ends_at")
+    )
+    robots: dict[int, set[str]] = {}
+    for table_id, seat in TableDirection.objects.filter(
+        table_id__in=tables, kind=TableDirectionKind.ROBOT
+    ).values_list("table_id", "seat"):
+        robots.setdefault(table_id, set()).add(seat)
+    live: dict[int, LiveTable] = {}
+    open_now = round.status == RoundStatus.OPEN and round.starts_at <= now
+    for table_id in tables:
+        waiting = unplayed.get(table_id) or []
+        common = {
+            "connected": present.get(table_id, {}),
+            "ends_at": own_bells.get(table_id),
+            "robots": frozenset(robots.get(table_id, ())),
+        }
+        if not waiting:
+            live[table_id] = LiveTable(board=None, **common)
+            continue
+        number = waiting[0]
+        board_id, deal, dealer, vulnerability = boards[number]
+        count, last_id = stored.get((table_id, board_id), (0, 0))
+        state = replays.board_state(
+            table_id=table_id,
+            board_id=board_id,
+            stored=replays.Stored(count, last_id),
+            deal=deal,
+            dealer=dealer,
+            vulnerability=vulnerability,
+        )
+        if state.is_over:  # the result is being stored as we read
+            live[table_id] = LiveTable(board=number, phase="over", **common)
+            continue
+        if state.pending_claim is not None:
+            phase, turn = "claim", None
+        elif not state.is_auction_over:
+            phase, turn = "auction", state.actor
+        else:
+            phase, turn = "play", state.actor
+        since = max(filter(None, (last_at.get(table_id), round.starts_at)))
+        live[table_id] = LiveTable(
+            board=number,
+            phase=phase,
+            trick=len(state.tricks) + 1 if state.is_auction_over else 0,
+            turn=turn,
+            contract=str(state.contract) if state.contract is not None else "",
+            idle_seconds=max(0, int((now - since).total_seconds())) if open_now else None,
+            **common,
+        )
+    return live
 
 
 def progress_version(*, tournament: Tournament) -> str:
@@ -245,7 +392,19 @@ def progress_version(*, tournament: Tournament) -> str:
         )
         .values()
     )
-    return "|".join(str(v) for v in (live, *figures))
+    online: tuple = ()
+    if tournament.play == PlayMode.ONLINE:
+        # The tables' calls and cards, who is connected, and the idle times' step.
+        current = Round.objects.filter(tournament=tournament).newest_first().values("id")[:1]
+        played = PlayAction.objects.filter(board__round_id=Subquery(current)).aggregate(
+            n=Max("id")
+        )["n"]
+        present = TablePresence.objects.filter(table__round_id=Subquery(current)).aggregate(
+            n=Count("channel"), at=Max("connected_at")
+        )
+        step = int(timezone.now().timestamp()) // IDLE_STEP_SECONDS
+        online = (played, present["n"], present["at"], step)
+    return "|".join(str(v) for v in (live, *figures, *online))
 
 
 @dataclass(frozen=True)
@@ -400,3 +559,10 @@ def director_result(*, table: Table, board, user) -> tuple[BoardResult | None, b
     sees_result = visibility.may_see_result(user, round=table.round, table=table)
     current = result_of(table=table, board_number=board.number) if sees_result else None
     return current, sees_result, visibility.may_see_deal(user, board, table.round)
+
+
+def table_directions(*, table: Table) -> list[TableDirection]:
+    """The director's acts at `table` (extra time), oldest first, with who gave them."""
+    return list(
+        TableDirection.objects.filter(table=table).select_related("by__profile").order_by("id")
+    )

@@ -106,7 +106,7 @@ def records_of(*, boards: list[Board]) -> dict[int, list[TableRecord]]:
     for row in (
         PlayAction.objects.filter(board_id__in=by_id)
         .select_related("table")
-        .only("board_id", "seq", "seat", "kind", "call", "alert", "card", "tricks",
+        .only("board_id", "seq", "seat", "kind", "call", "alert", "card", "tricks", "statement",
               "table__number", "table__ns_pair_id", "table__ew_pair_id")
         .order_by("board_id", "table__number", "seq")
     ):  # fmt: skip

@@ -60,10 +60,11 @@ class Row(NamedTuple):
     alert: str
     card: str
     tricks: int | None
+    statement: str = ""  # a claim's (older events carry none)
 
 
 _ROWS = (
-    "SELECT {id}, {seq}, {seat}, {kind}, {call}, {alert}, {card}, {tricks} FROM {t}"
+    "SELECT {id}, {seq}, {seat}, {kind}, {call}, {alert}, {card}, {tricks}, {statement} FROM {t}"
     " WHERE {table} = %s AND {board} = %s AND {seq} > %s ORDER BY {seq}"
 )
 
@@ -72,7 +73,7 @@ _ROWS = (
 def _rows_sql() -> str:
     columns = {
         name: sql.column(PlayAction, name)
-        for name in ("id", "seq", "seat", "kind", "call", "alert", "card", "tricks")
+        for name in ("id", "seq", "seat", "kind", "call", "alert", "card", "tricks", "statement")
     }
     return _ROWS.format(
         t=sql.table(PlayAction),
@@ -135,6 +136,34 @@ def kept_state(*, table_id: int, board_id: int, stored: Stored) -> play.BoardSta
     if kept is None or kept.stored != stored:
         return None
     return kept.state
+
+
+def caught_up(
+    *, table_id: int, board_id: int, stored: Stored, rows: list[Row]
+) -> play.BoardState | None:
+    """The board kept here brought up to the `stored` rows with `rows` (the board's last
+    actions as the bell carries them, oldest first), if it is behind by no more than they
+    hold; else None. Reads nothing; the board is kept so from then on."""
+    key = (table_id, board_id)
+    kept = _recall(key)
+    if kept is None or kept.stored.actions >= stored.actions:
+        return None
+    done = kept.stored.actions
+    if any(row.seq == done and row.id != kept.stored.last_id for row in rows):
+        return None  # not the rows the kept board was built from
+    after = [row for row in rows if row.seq > done]
+    if not _follows(after, done, stored):
+        return None
+    state = kept.state
+    try:
+        for row in after:
+            state = state.apply(action_of(row))
+    except play.IllegalAction:
+        return None
+    with _lock:
+        if _kept.get(key) is kept:
+            _kept[key] = _Kept(stored, kept.deal, state)
+    return state
 
 
 def forget_all() -> None:

@@ -8,13 +8,22 @@ from functools import cache
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Count, Max
+from django.db.models import Count, F, Q, Window
+from django.db.models.functions import RowNumber
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from .. import sql, visibility
 from ..errors import NotFound
 from ..models import Board, BoardResult, Pair, PairSeats, PlayAction, PlayMode, Round, Table
-from . import table_seats
+from . import replays, table_seats
+
+# How many of each board's last actions the bell carries (`bell_news`'s "last_rows").
+BELL_ROWS = 3
+
+# The results the bell itself stored (`clock._cut_off_unplayed`): nobody entered them and
+# no board was played to them.
+_BELLS = Q(played_online=False, entered_by__isnull=True)
 
 
 @cache
@@ -90,12 +99,34 @@ def bell_news(*, closed_round_id: int) -> list[tuple[int, dict]]:
     The message: {"type": "round.closed", "round_id", "tournament_id", "round",
     "status" (the round's, for `visibility`), "seats": {seat: user id}, "next": {user
     id: {"round", "table", "table_number", "direction"} or None (a bye, or no next
-    round)}, "boards": {board number: [board id, actions stored, id of the last]}}."""
+    round)}, "boards": {board number: [board id, actions stored, id of the last]},
+    "last_rows": {board number: its last `BELL_ROWS` actions as `replays.Row`s, oldest
+    first (boards with none are left out)},
+    "cut_off": {board number: {"state", "ns", "ew"}: the result the bell gave each board
+    not over there, by the unplayed-board policy}, "policy" (that policy),
+    "tournament_over" (it was the last round), "results_url" (then, else None)}."""
     closed = (
-        Round.objects.filter(pk=closed_round_id).values("tournament_id", "number", "status").first()
-    )
+        Round.objects.filter(pk=closed_round_id)
+        .values(
+            "tournament_id", "number", "status", "tournament__rounds",
+            "tournament__unplayed_policy",
+        )
+        .first()
+    )  # fmt: skip
     if closed is None:
         return []
+    over = closed["number"] >= closed["tournament__rounds"]
+    results_url = reverse("results", args=[closed["tournament_id"]]) if over else None
+    # The bell's own results: the cut-off boards (no one entered them, none was played).
+    cut_off: dict[int, dict[str, dict[str, str]]] = {}
+    for at_table, board_number, state, ns_adj, ew_adj in (
+        BoardResult.objects.filter(_BELLS, board__round_id=closed_round_id)
+        .values_list("table_id", "board__number", "state", "ns_adjustment", "ew_adjustment")
+        .order_by()
+    ):
+        cut_off.setdefault(at_table, {})[str(board_number)] = {
+            "state": state, "ns": ns_adj, "ew": ew_adj,
+        }  # fmt: skip
     players = ("player1_id", "player2_id")
     tables = list(
         Table.objects.filter(round_id=closed_round_id).values_list(
@@ -127,14 +158,25 @@ def bell_news(*, closed_round_id: int) -> list[tuple[int, dict]]:
                 }
     numbers = dict(Board.objects.filter(round_id=closed_round_id).values_list("id", "number"))
     stored: dict[int, dict[str, list[int]]] = {}
-    for table_id, board_id, count, last_id in (
+    # The last BELL_ROWS actions of each board, oldest first: a process whose kept board
+    # is that little behind (the last actions' events not yet heard: its loop, or the
+    # other process's publishing, was slow) catches up from them without a read.
+    last_rows: dict[int, dict[str, list[list]]] = {}
+    each_board = [F("table_id"), F("board_id")]
+    for table_id, board_id, count, *row in (
         PlayAction.objects.filter(table__round_id=closed_round_id)
-        .values("table_id", "board_id")
-        .annotate(count=Count("id"), last=Max("id"))
-        .values_list("table_id", "board_id", "count", "last")
-        .order_by()
+        .annotate(
+            stored_count=Window(Count("id"), partition_by=each_board),
+            back=Window(RowNumber(), partition_by=each_board, order_by=F("seq").desc()),
+        )
+        .filter(back__lte=BELL_ROWS)
+        .order_by("table_id", "board_id", "seq")
+        .values_list("table_id", "board_id", "stored_count", *replays.Row._fields)
     ):
-        stored.setdefault(table_id, {})[str(numbers[board_id])] = [board_id, count, last_id]
+        played_at = str(numbers[board_id])
+        # In the order of `seq`: the last row written is the last action's.
+        stored.setdefault(table_id, {})[played_at] = [board_id, count, row[0]]
+        last_rows.setdefault(table_id, {}).setdefault(played_at, []).append(row)
     news = []
     for table_id, ns_id, ew_id, ns1, ns2, ew1, ew2 in tables:
         seats = {}
@@ -162,6 +204,11 @@ def bell_news(*, closed_round_id: int) -> list[tuple[int, dict]]:
                         for user_id in pair
                     },
                     "boards": boards,
+                    "last_rows": last_rows.get(table_id, {}),
+                    "cut_off": cut_off.get(table_id, {}),
+                    "policy": closed["tournament__unplayed_policy"],
+                    "tournament_over": over,
+                    "results_url": results_url,
                 },
             )
         )
@@ -178,11 +225,12 @@ def user_afresh(user):
     return stored if stored is not None else AnonymousUser()
 
 
-def board_in_play(*, table: Table, user) -> tuple[list[int], int]:
+def board_in_play(*, table: Table, user, kibitz: bool = False) -> tuple[list[int], int]:
     """The numbers of the round's boards and the one in play at `table` (the first with no
     result there: boards are played in order), for whoever may watch the table
-    (`visibility.table_viewer`); `NotAllowed` otherwise. Builds no view and sends no
-    hand, so opening the table's page leaves the seats as they are."""
+    (`visibility.table_viewer`; with `kibitz`, anyone: as a kibitzer); `NotAllowed`
+    otherwise. Builds no view and sends no hand, so opening the table's page leaves the
+    seats as they are."""
     table = table_seats.with_pairs(table)
     round = Round.objects.select_related("tournament").get(pk=table.round_id)
     if round.tournament.play != PlayMode.ONLINE:
@@ -190,14 +238,68 @@ def board_in_play(*, table: Table, user) -> tuple[list[int], int]:
             _("This tournament is played elsewhere: its boards are not played at our tables.")
         )
     seat = table_seats.seat_of(table, user)
-    if visibility.table_viewer(user=user, round=round, seat=seat) is None:
+    if visibility.table_viewer(user=user, round=round, seat=seat, kibitz=kibitz) is None:
         raise table_seats.watch_refused(table, round.number)
     numbers = list(
         Board.objects.filter(round=round).order_by("number").values_list("number", flat=True)
     )
     if not numbers:
         raise NotFound(_("No boards are played in this round."))
+    # A board the bell cut off is not done: it was in play when the bell rang, and the
+    # page opened after the close shows it (and what the bell made of it, `cut_off`).
     done = set(
-        BoardResult.objects.filter(table_id=table.pk).values_list("board__number", flat=True)
+        BoardResult.objects.filter(table_id=table.pk)
+        .exclude(_BELLS)
+        .values_list("board__number", flat=True)
     )
     return numbers, next((n for n in numbers if n not in done), numbers[-1])
+
+
+def cut_off_text(board_number: int, result: dict) -> str:
+    """A board the bell cut off, as the player is told it (RULES 3: the unplayed-board
+    policy's score): the bell's message and the page opened after it say the same."""
+    adjustments = (result.get("ns"), result.get("ew"))
+    if result.get("state") == "not_played" or not any(adjustments):
+        return _("Board %(b)s was not finished at the bell: it is not scored (not played).") % {
+            "b": board_number
+        }
+    if adjustments == ("A", "A"):
+        return _("Board %(b)s was not finished at the bell: scored as average (A=).") % {
+            "b": board_number
+        }
+    if adjustments == ("A-", "A-"):
+        return _(
+            "Board %(b)s was not finished at the bell: scored as average minus (A−) to both"
+            " sides."
+        ) % {"b": board_number}  # fmt: skip
+    return _("Board %(b)s was not finished at the bell: the director's adjusted score.") % {
+        "b": board_number
+    }
+
+
+def cut_off(*, board_number: int, policy: str | None, result: dict) -> dict:
+    """The `cut_off` of the protocol (docs/PLAY_PROTOCOL.md, the bell): what the bell made
+    of a board not over, said in the user's language."""
+    return {
+        "board": board_number,
+        "policy": policy,
+        "text": cut_off_text(board_number, result),
+        "result": result,
+    }
+
+
+def stored_cut_off(*, table: Table, board_number: int) -> dict | None:
+    """`cut_off` for `board_number` at `table` from the result the bell stored, or None
+    when the bell did not cut it off (played out, entered, or the round not closed)."""
+    stored = (
+        BoardResult.objects.filter(_BELLS, table_id=table.pk, board__number=board_number)
+        .values_list(
+            "state", "ns_adjustment", "ew_adjustment", "board__round__tournament__unplayed_policy"
+        )
+        .first()
+    )
+    if stored is None:
+        return None
+    state, ns_adj, ew_adj, policy = stored
+    result = {"state": state, "ns": ns_adj, "ew": ew_adj}
+    return cut_off(board_number=board_number, policy=policy, result=result)

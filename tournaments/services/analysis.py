@@ -1,11 +1,13 @@
 """Double-dummy analysis of the boards for their hand records: makeable contracts and par.
 
 Solved once per board, off the request path, soon after the board's round closes: the
-clock drivers call `analyse_pending_boards` after they tick (`run_clock`'s analysis
-thread in the embedded default; in production the tick queues the `analyse_boards`
-Celery task when `analysis_needed`). It solves the boards of closed rounds that have no
-analysis yet, `double_dummy.BATCH` deals per solver call, and stores each answer on its
-board. It never runs inside a clock transaction, so the round close stays fast.
+clock drivers call `analyse_pending_boards` after they tick (in production the tick
+queues the `analyse_boards` Celery task when `analysis_needed`; in the embedded default,
+`make run`'s server (config.asgi_embedded) and `run_clock`, the tick wakes one analysis
+thread of the process, which runs it a batch at a time). It solves the boards of closed
+rounds that have no analysis yet, `double_dummy.BATCH` deals per solver call, and stores
+each answer on its board. It never runs inside a clock transaction, so the round close
+stays fast.
 
 Pages only read (`double_dummy`): until a board's analysis is stored the board page says
 that it is being prepared. No request runs the solver, which is not thread-safe (see

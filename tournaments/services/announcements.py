@@ -99,8 +99,12 @@ def round_changed(*, round_id: int) -> None:
         "status": status,
         "paused": status == TournamentStatus.PAUSED,
     }
-    tables = Table.objects.filter(round_id=round_id).values_list("id", flat=True)
-    send([table_group(t) for t in tables], message)
+    tables = list(Table.objects.filter(round_id=round_id).values_list("id", "ends_at"))
+    send([table_group(t) for t, own in tables if own is None or own <= changed.ends_at], message)
+    # A table with extra time hears its own bell (`services.table_director`).
+    for t, own in tables:
+        if own is not None and own > changed.ends_at:
+            send([table_group(t)], {**message, "ends_at": own.isoformat()})
 
 
 def round_changing(*, tournament, round) -> None:

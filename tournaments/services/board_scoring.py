@@ -9,10 +9,12 @@ arithmetic is the pure `scoring` package.
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import Any, cast
 
+import numpy as np
 from django.db import connection
 from django.db.models import Sum
 
@@ -34,10 +36,11 @@ from ..models import (
     Round,
     ScoringMethod,
     Standing,
+    Table,
     Tournament,
     listed_in_results,
 )
-from .bulk import array_literal, insert_columns, insert_rows, update_columns
+from .bulk import array_literal, update_columns
 
 AVERAGE: dict[str, float] = {
     ScoringMethod.MP: 50.0,
@@ -46,108 +49,195 @@ AVERAGE: dict[str, float] = {
 }
 
 
-def score_round(*, round: Round) -> None:
+@dataclass(frozen=True)
+class RoundScores:
+    """The board scores `score_round` stored, one element per row, sorted by pair then
+    board: the standings of the same bell total them from here instead of reading the
+    rows just written back (`record_standings`). `points` is NaN where not completed;
+    adjusted MP boards hold their flat figure (`update_totals` settles them)."""
+
+    pair: np.ndarray  # int64
+    points: np.ndarray  # float64
+    completed: np.ndarray  # bool
+    artificial: np.ndarray  # str codes ("" for a played board)
+
+
+def score_round(*, round: Round) -> RoundScores:
     """Score every board of `round` across the field and store each pair's board scores.
 
     Adjusted scores are stored at their flat figures with their code; `update_totals`
     settles the MP ones against each pair's own percentage (RULES 5.4).
 
-    The scores go in column by column (`bulk.insert_columns`), each board's results as a
-    few lists, not one tuple per pair and board: 40,000 rows at 10,000 pairs.
+    Each board's results are handled as a few numpy columns (not one Python object per
+    pair and board: 40,000 rows at 10,000 pairs), scored by the pure `scoring` core as
+    the plain path scores them, and stored in one statement, on PostgreSQL a binary COPY
+    (`sql.copy_rows`) in (pair, board) order, which keeps the unique (pair, board)
+    index's inserts together. The scores are also left on `round` for the standings of
+    the same bell (`record_standings`).
     """
     tournament = round.tournament
     method = tournament.scoring_method
     board_ids = list(Board.objects.filter(round=round).values_list("id", flat=True))
-    rows = BoardResult.objects.filter(board__round=round).values_list(
-        "id",
-        "board_id",
-        "state",
-        "ns_score",
-        "ns_adjustment",
-        "ew_adjustment",
-        "table__ns_pair_id",
-        "table__ew_pair_id",
-    )
-    by_board: dict[int, list[tuple]] = defaultdict(list)
-    for row in rows:
-        by_board[row[1]].append(row)
-
+    results = _round_results(round)
     # By the board ids just read: the ORM's delete through a join first selects the ids.
     PairBoardScore.objects.filter(board_id__in=board_ids).delete()
-    # The columns of PAIR_SCORE_FIELDS; each result gives its NS row then its EW row.
-    pairs: list = []
-    boards: list = []
-    results: list = []
-    directions: list = []
-    points: list = []
-    completed: list = []
-    artificial: list = []
-    played = (ResultState.PLAYED, ResultState.PASSED_OUT)
+    blocks: list[tuple[np.ndarray, ...]] = []
     datums: list[int | None] = []
     for board_id in board_ids:
-        scored: list[tuple] = []
-        entries: list[Any] = []  # NS score or the two codes
-        unscored: list[tuple] = []
-        for row in by_board.get(board_id, ()):
-            state = row[2]
-            if state in played:
-                scored.append(row)
-                entries.append(row[3])
-            elif state == ResultState.ADJUSTED:
-                scored.append(row)
-                entries.append((row[4], row[5]))
-            else:
-                unscored.append(row)
-        datum = None
-        if scored:
-            result = scoring.score_board(method, entries, neuberg=tournament.neuberg)
-            datum = result.datum
-            codes = [entry if isinstance(entry, tuple) else ("", "") for entry in entries]
-            _add_sides(pairs, scored, 6, 7)
-            _add_sides(results, scored, 0, 0)
-            _interleave(points, result.ns_points, result.ew_points)
-            _interleave(artificial, [c[0] for c in codes], [c[1] for c in codes])
-            boards += [board_id] * (2 * len(scored))
-            directions += [Direction.NS, Direction.EW] * len(scored)
-            completed += [True] * (2 * len(scored))
-        if unscored:
-            _add_sides(pairs, unscored, 6, 7)
-            _add_sides(results, unscored, 0, 0)
-            boards += [board_id] * (2 * len(unscored))
-            directions += [Direction.NS, Direction.EW] * len(unscored)
-            points += [None] * (2 * len(unscored))
-            completed += [False] * (2 * len(unscored))
-            artificial += [""] * (2 * len(unscored))
+        at = np.flatnonzero(results.board == board_id)
+        block, datum = _score_board(method, tournament.neuberg, board_id, results, at)
+        blocks.append(block)
         if round.bye_pair_id:
             # A bye's boards count as completed and score average (RULES 4): an "A" that
             # no settling moves.
-            pairs.append(round.bye_pair_id)
-            boards.append(board_id)
-            results.append(None)
-            directions.append(Direction.BYE)
-            points.append(AVERAGE[method])
-            completed.append(True)
-            artificial.append(Adjustment.AVG)
+            blocks.append(_bye_row(round.bye_pair_id, board_id, AVERAGE[method]))
         datums.append(datum)
-    insert_columns(
-        PairBoardScore,
-        PAIR_SCORE_FIELDS,
-        [pairs, boards, results, directions, points, completed, artificial],
-    )
+    columns = [np.concatenate(column) for column in zip(_NO_ROWS, *blocks, strict=True)]
+    order = np.lexsort((columns[1], columns[0]))
+    pair, board, result, direction, points, completed, artificial = (c[order] for c in columns)
+    _store_scores(pair, board, result, direction, points, completed, artificial)
     if tournament.scoring_method == ScoringMethod.XIMP:
         update_columns(Board, "id", ["datum"], [board_ids, datums])
+    scores = RoundScores(pair=pair, points=points, completed=completed, artificial=artificial)
+    round.__dict__[_SCORED] = scores
+    return scores
 
 
-def _interleave(into: list, ns: list, ew: list) -> None:
-    """Append ns[0], ew[0], ns[1], ew[1], … to `into`."""
-    both: list = [None] * (2 * len(ns))
-    both[0::2] = ns
-    both[1::2] = ew
-    into += both
+# Where `score_round` leaves its scores on the round for `record_standings`.
+_SCORED = "_scores_of_this_bell"
 
 
-def _add_sides(into: list, rows: list[tuple], ns_at: int, ew_at: int) -> None:
-    _interleave(into, [row[ns_at] for row in rows], [row[ew_at] for row in rows])
+@dataclass(frozen=True)
+class _Results:
+    """A round's results as columns (one element per result)."""
+
+    id: np.ndarray
+    board: np.ndarray
+    state: np.ndarray
+    ns_score: np.ndarray  # object: int, or None unless played
+    ns_adjustment: np.ndarray
+    ew_adjustment: np.ndarray
+    ns_pair: np.ndarray
+    ew_pair: np.ndarray
+
+
+def _round_results(round: Round) -> _Results:
+    """Every result of `round`'s boards with the pairs of its table: one query, no
+    ordering (the scores go in by pair and board) and no model instances."""
+    result, table, board = sql.table(BoardResult), sql.table(Table), sql.table(Board)
+    r = {name: sql.column(BoardResult, name) for name in _RESULT_COLUMNS}
+    statement = (
+        f"SELECT {', '.join(f'r.{c}' for c in r.values())},"
+        f" t.{sql.column(Table, 'ns_pair')}, t.{sql.column(Table, 'ew_pair')}"
+        f" FROM {result} AS r JOIN {table} AS t ON t.{sql.column(Table, 'id')} = r.{r['table']}"
+        f" WHERE r.{r['board']} IN (SELECT b.{sql.column(Board, 'id')} FROM {board} AS b"
+        f" WHERE b.{sql.column(Board, 'round')} = %s)"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(statement, [round.pk])
+        rows = cursor.fetchall()
+    if not rows:
+        empty = np.empty(0, dtype=np.int64)
+        nothing = np.empty(0, dtype=object)
+        return _Results(empty, empty, nothing, nothing, nothing, nothing, empty, empty)
+    ids, _tables, boards, states, ns_scores, ns_adj, ew_adj, ns_pairs, ew_pairs = zip(
+        *rows, strict=True
+    )
+    return _Results(
+        id=np.array(ids, dtype=np.int64),
+        board=np.array(boards, dtype=np.int64),
+        state=np.array(states, dtype=object),
+        ns_score=np.array(ns_scores, dtype=object),
+        ns_adjustment=np.array(ns_adj, dtype=object),
+        ew_adjustment=np.array(ew_adj, dtype=object),
+        ns_pair=np.array(ns_pairs, dtype=np.int64),
+        ew_pair=np.array(ew_pairs, dtype=np.int64),
+    )
+
+
+_RESULT_COLUMNS = ("id", "table", "board", "state", "ns_score", "ns_adjustment", "ew_adjustment")
+
+
+def _score_board(
+    method: str, neuberg: bool, board_id: int, results: _Results, at: np.ndarray
+) -> tuple[tuple[np.ndarray, ...], int | None]:
+    """The rows of one board's scores (the columns of PAIR_SCORE_FIELDS: first every
+    result's NS row, then its EW row) and the board's datum (XIMP)."""
+    state = results.state[at]
+    played = (state == ResultState.PLAYED) | (state == ResultState.PASSED_OUT)
+    adjusted = state == ResultState.ADJUSTED
+    scored = np.flatnonzero(played | adjusted)
+    n = at.size
+    ns_points = np.full(n, np.nan)
+    ew_points = np.full(n, np.nan)
+    ns_code = np.full(n, "", dtype=object)
+    ew_code = np.full(n, "", dtype=object)
+    datum = None
+    if scored.size:
+        ns_adj, ew_adj = results.ns_adjustment[at], results.ew_adjustment[at]
+        entries: Any
+        if adjusted.any():
+            # In the order of the results, each a played NS score or the two codes.
+            score_of = results.ns_score[at]
+            entries = [
+                (ns_adj[i], ew_adj[i]) if adjusted[i] else score_of[i] for i in scored.tolist()
+            ]
+            ns_code[adjusted] = ns_adj[adjusted]
+            ew_code[adjusted] = ew_adj[adjusted]
+        else:
+            entries = results.ns_score[at][scored].astype(np.int64)
+        result = scoring.score_board(method, entries, neuberg=neuberg)
+        datum = result.datum
+        ns_points[scored] = result.ns_points
+        ew_points[scored] = result.ew_points
+    completed = played | adjusted
+    ids = results.id[at]
+    block = (
+        np.concatenate((results.ns_pair[at], results.ew_pair[at])),
+        np.full(2 * n, board_id, dtype=np.int64),
+        np.concatenate((ids, ids)),
+        np.repeat(np.array([Direction.NS.value, Direction.EW.value], dtype=object), n),
+        np.concatenate((ns_points, ew_points)),
+        np.concatenate((completed, completed)),
+        np.concatenate((ns_code, ew_code)),
+    )
+    return block, datum
+
+
+# The columns of no rows, in their types.
+_NO_ROWS = (
+    np.empty(0, dtype=np.int64),
+    np.empty(0, dtype=np.int64),
+    np.empty(0, dtype=np.int64),
+    np.empty(0, dtype=object),
+    np.empty(0),
+    np.empty(0, dtype=bool),
+    np.empty(0, dtype=object),
+)
+
+
+def _bye_row(pair_id: int, board_id: int, points: float) -> tuple[np.ndarray, ...]:
+    return (
+        np.array([pair_id], dtype=np.int64),
+        np.array([board_id], dtype=np.int64),
+        np.array([-1], dtype=np.int64),
+        np.array([Direction.BYE.value], dtype=object),
+        np.array([points]),
+        np.array([True]),
+        np.array([Adjustment.AVG.value], dtype=object),
+    )
+
+
+def _store_scores(pair, board, result, direction, points, completed, artificial) -> None:
+    """The board scores in one statement (a binary COPY on PostgreSQL): a bye's row has
+    no result (-1 here), a board not completed no points."""
+    results = result.astype(object)
+    results[result < 0] = None
+    stored_points = points.astype(object)
+    stored_points[~completed] = None
+    columns = (pair, board, results, direction, stored_points, completed, artificial)
+    rows = zip(*(column.tolist() for column in columns), strict=True)
+    sql.copy_rows(PairBoardScore, PAIR_SCORE_FIELDS, rows)
 
 
 PAIR_SCORE_FIELDS = ("pair", "board", "result", "direction", "points", "completed", "artificial")
@@ -251,10 +341,15 @@ def standings_order_key(row) -> tuple:
     return scoring.standing_key(total, boards_completed, reg_no)
 
 
-def update_totals(*, tournament: Tournament) -> list[tuple]:
+def update_totals(
+    *, tournament: Tournament, settled: dict[int, tuple[float, float]] | None = None
+) -> list[tuple]:
     """Rewrite every pair's running total and boards completed from its board scores, and
-    settle its MP adjusted boards against its own percentage (RULES 5.4)."""
-    settle: dict[int, tuple[float, float]] = {}
+    settle its MP adjusted boards against its own percentage (RULES 5.4).
+
+    `settled`, if given, receives {pair_id: (A+ figure, A- figure)} of every pair whose
+    MP adjusted boards were settled (for the standings of the same bell)."""
+    settle: dict[int, tuple[float, float]] = {} if settled is None else settled
     rows = _standings_rows(tournament, settle=settle)
     _bulk_set_pair_totals(rows)
     _settle_adjusted_boards(tournament, settle)
@@ -306,28 +401,37 @@ def record_standings(
     *,
     round: Round,
     rows: list[tuple] | None = None,
+    settled: dict[int, tuple[float, float]] | None = None,
 ) -> None:
     """Store each pair's total and position after `round` (the pair page's history).
 
-    At the bell the caller passes the totals it has just computed (`update_totals`); a
-    re-score of an earlier round recomputes them. Round scores are read back from the
-    stored board scores, which `update_totals` has settled.
+    At the bell the caller passes the totals it has just computed (`update_totals`) and
+    the MP adjusted figures it settled (`settled`); the round scores then come from the
+    board scores `score_round` left on `round` in the same transaction. A re-score of an
+    earlier round recomputes the totals and reads the round scores back from the stored
+    board scores, which `update_totals` has settled.
     """
     tournament = round.tournament
+    method = tournament.scoring_method
+    scores = round.__dict__.pop(_SCORED, None)
     if rows is None:
         rows = _standings_rows(tournament, upto_round=round.number)
-    round_points = _round_scores(round)
+        scores = None
+    if scores is not None and (settled is not None or method != ScoringMethod.MP):
+        round_points = _round_scores_of(method, scores, settled or {})
+    else:
+        round_points = _round_scores(round)
     Standing.objects.filter(round=round).delete()
-    insert_rows(
-        Standing,
-        ("pair", "round", "round_score", "total", "boards_completed", "position"),
-        [
-            (pair_id, round.id, round_points.get(pair_id), total, count, position)
-            for position, (pair_id, _reg, total, count) in enumerate(
-                sorted(rows, key=standings_order_key), start=1
-            )
-        ],
-    )
+    standings = [
+        (pair_id, round.id, round_points.get(pair_id), total, count, position)
+        for position, (pair_id, _reg, total, count) in enumerate(
+            sorted(rows, key=standings_order_key), start=1
+        )
+    ]
+    sql.copy_rows(Standing, STANDING_FIELDS, standings)
+
+
+STANDING_FIELDS = ("pair", "round", "round_score", "total", "boards_completed", "position")
 
 
 def _round_scores(round: Round) -> dict[int, float]:
@@ -346,7 +450,37 @@ def _round_scores(round: Round) -> dict[int, float]:
         for pair_id, board_points in cursor.fetchall():
             points[pair_id].append(board_points)  # a completed board has its points
     method = round.tournament.scoring_method
-    return {pid: round_total(scoring.running_total(method, pts)) for pid, pts in points.items()}
+    totals = scoring.running_totals(method, points.values())
+    return {pid: round_total(total) for pid, total in zip(points, totals, strict=True)}
+
+
+def _round_scores_of(
+    method: str, scores: RoundScores, settled: dict[int, tuple[float, float]]
+) -> dict[int, float]:
+    """`_round_scores` from the board scores of the bell, as the database holds them
+    once settled: each pair's A+ and A- boards at its settled figure (MP)."""
+    done = np.flatnonzero(scores.completed)
+    pair = scores.pair[done]
+    points = scores.points[done]  # a copy: the settled figures go in here only
+    if settled:
+        codes = scores.artificial[done]
+        for code, side in ((Adjustment.AVG_PLUS, 0), (Adjustment.AVG_MINUS, 1)):
+            for at in np.flatnonzero(codes == code).tolist():
+                figures = settled.get(int(pair[at]))
+                if figures is not None:
+                    points[at] = figures[side]
+    if not pair.size:
+        return {}
+    # Sorted by pair: each pair's boards are one run.
+    starts = np.flatnonzero(np.concatenate(([True], pair[1:] != pair[:-1])))
+    bounds = np.append(starts, pair.size).tolist()
+    values = points.tolist()
+    totals = scoring.running_totals(
+        method, (values[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True))
+    )
+    return {
+        pid: round_total(total) for pid, total in zip(pair[starts].tolist(), totals, strict=True)
+    }
 
 
 def finalize_results(*, tournament: Tournament, now: datetime) -> None:

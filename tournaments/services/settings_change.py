@@ -49,7 +49,7 @@ from . import history, rescoring
 from .announcements import round_changing
 from .clock import CUTOFF
 from .permissions import CHANGE_TOURNAMENT, require
-from .setup import completion_threshold_percent
+from .setup import checked_kibitz_live, completion_threshold_percent
 
 # The settings that decide scores: read-only once the event has started.
 LOCKED_FIELDS = (
@@ -302,6 +302,25 @@ def minutes(value: float | None, name: str) -> timedelta | None:
         length = timedelta.max if value > 0 else timedelta.min
     _checked(validator, length)
     return length
+
+
+def set_kibitz_live(*, tournament: Tournament, by, kibitz_live: object) -> Tournament:
+    """Whether kibitzers of a running round see every hand live (as on Vugraph) or only
+    the progress until the round closes (RULES 2; never live for the tournament's own
+    players: `tournaments.visibility`). Changeable at any time, before or during the
+    event: it decides what the public sees, not a score. Kibitzers watching when it is
+    turned off stop receiving the hands within seconds (their sockets read it again)."""
+    require(by, CHANGE_TOURNAMENT)
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        try:
+            value = checked_kibitz_live(kibitz_live, tournament.play)
+        except ServiceError as error:
+            raise SettingsInvalid(str(error)) from None
+        if value != tournament.kibitz_live:
+            tournament.kibitz_live = value
+            tournament.save(update_fields=["kibitz_live"])
+        return tournament
 
 
 def change_schedule(

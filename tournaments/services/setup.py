@@ -206,6 +206,7 @@ def check_tournament_settings(
     description: str = "",
     neuberg: bool = False,
     first_round_draw: str = FirstRoundDraw.REGISTRATION,
+    kibitz_live: bool = False,
     now: datetime | None = None,
 ) -> dict[str, Any]:
     """Every setting of a new tournament checked; the model's fields as they would be
@@ -243,6 +244,7 @@ def check_tournament_settings(
         raise SetupError(_("Play is “online” or “entered”."))
     if not isinstance(neuberg, bool):
         raise SetupError(_("Neuberg is on or off."))
+    kibitz_live = checked_kibitz_live(kibitz_live, play)
     if first_round_draw not in FirstRoundDraw.values:
         raise SetupError(
             _("The first round is drawn by one of %(choices)s.")
@@ -269,7 +271,20 @@ def check_tournament_settings(
         "unplayed_policy": unplayed_policy,
         "first_round_draw": first_round_draw,
         "play": play,
+        "kibitz_live": kibitz_live,
     }
+
+
+def checked_kibitz_live(value: object, play: str) -> bool:
+    """Whether kibitzers see the hands live (as on Vugraph): on or off, and only for a
+    tournament played at our tables (a played-elsewhere one has no table to watch)."""
+    if not isinstance(value, bool):
+        raise SetupError(_("Live kibitzing is on or off (true or false)."))
+    if value and play != PlayMode.ONLINE:
+        raise SetupError(
+            _("Live kibitzing is for a tournament played online: there is no table to watch.")
+        )
+    return value
 
 
 class TournamentSettings(TypedDict, total=False):
@@ -289,6 +304,7 @@ class TournamentSettings(TypedDict, total=False):
     description: str
     neuberg: bool
     first_round_draw: str
+    kibitz_live: bool
 
 
 def create_tournament(

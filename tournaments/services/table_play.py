@@ -34,6 +34,7 @@ from ..errors import NotAllowed, NotFound, PlayRefused, scoring_message
 from ..models import (
     Board,
     BoardResult,
+    PairMember,
     PairSeats,
     PlayAction,
     PlayMode,
@@ -45,12 +46,13 @@ from ..models import (
     Tournament,
     TournamentStatus,
 )
-from ..selectors import replays, table_seats
+from ..selectors import replays, table_seats, table_server
 from ..selectors.board_views import WATCHER, board_json, table_views
 from . import announcements, history, seats
 
 KINDS = ("call", "card", "claim", "accept", "reject")
 MAX_ALERT: int = PlayAction._meta.get_field("alert").max_length  # type: ignore[assignment]  # set on the field
+MAX_STATEMENT: int = PlayAction._meta.get_field("statement").max_length  # type: ignore[assignment]  # set on the field
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,30 @@ class _Context:
     dealer: str
     vulnerability: str
     paused_at: datetime | None  # when the tournament was paused (None while it runs)
+    tournament_id: int
+    kibitz_live: bool  # the organiser lets kibitzers see the hands live
+
+    @property
+    def paused(self) -> bool:
+        return self.tournament_status == TournamentStatus.PAUSED
+
+    def clock(self, now: datetime) -> dict:
+        """The round's clock as the server has it (docs/PLAY_PROTOCOL.md, `clock`): the
+        page shows this, never a guess of its own."""
+        if self.round_status == RoundStatus.CLOSED:
+            status = "closed"
+        elif self.round_status == RoundStatus.OPEN and now >= self.starts_at:
+            status = "running"
+        else:
+            status = "scheduled"
+        return {
+            "round": self.round_number,
+            "status": status,
+            "starts_at": self.starts_at.isoformat(),
+            "ends_at": self.ends_at.isoformat(),
+            "paused": self.paused,
+            "now": now.isoformat(),
+        }
 
 
 @cache
@@ -82,7 +108,9 @@ def _context_sql(lock: bool) -> str:
     locks = f"{sql.round_share_lock('r')} FOR NO KEY UPDATE OF tb" if lock else ""
     return (
         "SELECT r.number, r.status, r.starts_at, r.ends_at, r.closed_at, t.status, t.play,"
-        " b.id, b.deal, b.dealer, b.vulnerability, t.paused_at"
+        " b.id, b.deal, b.dealer, b.vulnerability, t.paused_at, t.id, t.kibitz_live,"
+        # The table's own bell, if the director gave it extra time (round_rules.table_bell).
+        f" (SELECT x.ends_at FROM {Table._meta.db_table} x WHERE x.id = %s)"
         f" FROM {Round._meta.db_table} r"
         f" JOIN {Tournament._meta.db_table} t ON t.id = r.tournament_id{table}"
         f" LEFT JOIN {Board._meta.db_table} b ON b.round_id = r.id AND b.number = %s"
@@ -97,16 +125,20 @@ def _context(*, table: Table, board_number: int, lock: bool) -> _Context:
         board_number = 0  # no board has it: answered "not played in this round"
     lock = lock and connection.vendor == "postgresql"
     params = [table.pk] if lock else []
-    row = sql.fetch_one_prepared(_context_sql(lock), [*params, board_number, table.round_id])
+    row = sql.fetch_one_prepared(
+        _context_sql(lock), [table.pk, *params, board_number, table.round_id]
+    )
     if row is None:
         raise NotFound(_("This table's round no longer exists."))
-    number, status, starts_at, ends_at, closed_at, t_status, mode, board_id, *dealt, paused_at = row
-    deal, dealer, vulnerability = dealt
+    number, status, starts_at, ends_at, closed_at, t_status, mode, board_id, *dealt = row
+    deal, dealer, vulnerability, paused_at, tournament_id, kibitz_live, own_bell = dealt
     context = _Context(
         round_number=number,
         round_status=status,
         starts_at=sql.timestamp(starts_at),
-        ends_at=sql.timestamp(ends_at),
+        ends_at=round_rules.table_bell(
+            round_ends_at=sql.timestamp(ends_at), table_ends_at=sql.timestamp(own_bell)
+        ),
         closed_at=sql.timestamp(closed_at),
         tournament_status=t_status,
         play=mode,
@@ -115,6 +147,8 @@ def _context(*, table: Table, board_number: int, lock: bool) -> _Context:
         dealer=dealer,
         vulnerability=vulnerability,
         paused_at=sql.timestamp(paused_at),
+        tournament_id=tournament_id,
+        kibitz_live=bool(kibitz_live),
     )
     if context.play != PlayMode.ONLINE:
         raise NotFound(
@@ -223,7 +257,10 @@ def _table_now(*, table: Table, board_number: int, context: _Context) -> _TableN
 
 @cache
 def _insert_action_sql() -> str:
-    names = ("table", "board", "seq", "seat", "kind", "call", "alert", "card", "tricks", "by")
+    names = (
+        "table", "board", "seq", "seat", "kind", "call", "alert", "card", "tricks", "statement",
+        "by",
+    )  # fmt: skip
     columns = ", ".join(sql.column(PlayAction, name) for name in (*names, "stored_at"))
     return (
         f"INSERT INTO {sql.table(PlayAction)} ({columns})"
@@ -248,6 +285,7 @@ def _store_action(
             fields["alert"],
             fields["card"],
             fields["tricks"],
+            fields["statement"],
             user.pk,
             connection.ops.adapt_datetimefield_value(now),
         ],  # fmt: skip
@@ -268,27 +306,69 @@ def _board(*, table: Table, context: _Context, now_at: _TableNow) -> play.BoardS
     )
 
 
+def plays_in_tournament(*, tournament_id: int, user) -> bool:
+    """Whether `user` plays in the tournament (a member of one of its pairs)."""
+    user_id = getattr(user, "pk", None)
+    if user_id is None or not getattr(user, "is_authenticated", False):
+        return False
+    return PairMember.objects.filter(tournament_id=tournament_id, user_id=user_id).exists()
+
+
 def _viewer(
-    *, table: Table, user, context: _Context, now_at: _TableNow
-) -> tuple[str, str | None, bool]:
-    """(viewer for `board_json`, the user's own seat, whether the record is public):
-    `visibility.table_viewer` decides; whoever it gives nothing is refused."""
+    *, table: Table, user, context: _Context, now_at: _TableNow, kibitz: bool = False
+) -> tuple[str, str | None, bool, bool]:
+    """(viewer for `board_json`, the user's own seat, whether the record is public,
+    whether they kibitz): `visibility.table_viewer` decides; whoever it gives nothing is
+    refused."""
     seat = table_seats.seat_of(table, user, set(now_at.swapped))
     public = visibility.deal_public_status(context.round_status)
-    viewer = visibility.table_viewer(user=user, round=context.round_status, seat=seat)
+    # Asked only of a kibitzer who would see the hands live: a player of the event never does.
+    playing = (
+        kibitz
+        and seat is None
+        and not public
+        and context.kibitz_live
+        and plays_in_tournament(tournament_id=context.tournament_id, user=user)
+    )
+    viewer = visibility.table_viewer(
+        user=user,
+        round=context.round_status,
+        seat=seat,
+        kibitz=kibitz,
+        kibitz_live=context.kibitz_live,
+        plays_in_tournament=playing,
+    )
     if viewer is not None:
-        return viewer, seat, public
+        kibitzer = viewer == visibility.PROGRESS_ONLY or visibility.kibitzes_live(
+            viewer, seat=seat, user=user, round_status=context.round_status
+        )
+        return viewer, seat, public, kibitzer
     raise table_seats.watch_refused(table, context.round_number)
 
 
-def board_view(*, table: Table, board_number: int, user) -> dict:
+def board_view(*, table: Table, board_number: int, user, kibitz: bool = False) -> dict:
     """What `user` may see of `board_number` at `table` now (RULES 9): a seated player
     their own view, an organiser (`tournaments.direct_results`) every hand, anyone once
-    the round has closed; anyone else is refused (`NotAllowed`) and sees nothing."""
+    the round has closed; with `kibitz`, anyone else a kibitzer's view (the progress of
+    the board, or every hand when the organiser lets kibitzers watch live); anyone else
+    is refused (`NotAllowed`) and sees nothing. While the tournament is paused the view
+    says so and offers nothing to do."""
+    return board_snapshot(table=table, board_number=board_number, user=user, kibitz=kibitz)[0]
+
+
+def board_snapshot(
+    *, table: Table, board_number: int, user, kibitz: bool = False
+) -> tuple[dict, dict, dict | None]:
+    """(`board_view`'s view, the round's clock as the server has it, and once the round
+    has closed what the bell made of the board if it cut it off — `round_closed`'s
+    `cut_off`, for a socket that missed that message): a socket's snapshot carries all
+    three, read together."""
     table = table_seats.with_pairs(table)
     context = _context(table=table, board_number=board_number, lock=False)
     now_at = _table_now(table=table, board_number=board_number, context=context)
-    viewer, seat, public = _viewer(table=table, user=user, context=context, now_at=now_at)
+    viewer, seat, public, kibitzer = _viewer(
+        table=table, user=user, context=context, now_at=now_at, kibitz=kibitz
+    )
     pair_id = _pair_id(table, user) if seat is not None else None
     if not public and pair_id is not None and pair_id not in now_at.fixed:
         # The first hand of the round this pair is sent here: its seats are fixed first,
@@ -296,9 +376,18 @@ def board_view(*, table: Table, board_number: int, user) -> dict:
         with transaction.atomic():
             seats.fix_seats(table=table, pair_id=pair_id, now=timezone.now())
             now_at = _table_now(table=table, board_number=board_number, context=context)
-            viewer, seat, public = _viewer(table=table, user=user, context=context, now_at=now_at)
+            viewer, seat, public, kibitzer = _viewer(
+                table=table, user=user, context=context, now_at=now_at, kibitz=kibitz
+            )
     state = _board(table=table, context=context, now_at=now_at)
-    return board_json(state, viewer=viewer, seat=seat, public=public)
+    paused = context.paused and not public
+    view = board_json(
+        state, viewer=viewer, seat=seat, public=public, paused=paused, kibitzer=kibitzer
+    )
+    cut_off = (
+        table_server.stored_cut_off(table=table, board_number=board_number) if public else None
+    )
+    return view, context.clock(timezone.now()), cut_off
 
 
 def _pair_id(table: Table, user) -> int | None:
@@ -341,7 +430,10 @@ def _parse(action: Mapping, seat: str) -> tuple[int, dict, play.Action]:
     kind = action.get("type")
     if kind not in KINDS:
         raise PlayRefused(_("The type of an action is call, card, claim, accept or reject."))
-    fields = {"seat": seat, "kind": kind, "call": "", "alert": "", "card": "", "tricks": None}
+    fields = {
+        "seat": seat, "kind": kind, "call": "", "alert": "", "card": "", "tricks": None,
+        "statement": "",
+    }  # fmt: skip
     made: play.Action
     try:
         if kind == "call":
@@ -361,16 +453,35 @@ def _parse(action: Mapping, seat: str) -> tuple[int, dict, play.Action]:
             fields.update(card=card.card)
             made = card
         elif kind == "claim":
-            claim = play.Claim(seat, action.get("tricks"))  # type: ignore[arg-type]  # play refuses
+            statement = _statement(action.get("statement"))
+            claim = play.Claim(seat, action.get("tricks"), statement)  # type: ignore[arg-type]  # play refuses
             if claim.tricks > 13:
                 raise PlayRefused(_("A claim is of at most 13 tricks."))
-            fields.update(tricks=claim.tricks)
+            fields.update(tricks=claim.tricks, statement=claim.statement)
             made = claim
         else:
             made = play.ClaimResponse(seat, kind == "accept")
     except play.IllegalAction as error:
         raise PlayRefused(scoring_message(error)) from None
     return seq, fields, made
+
+
+def _statement(value: object) -> str:
+    """A claim's statement as stored: one line of plain text, at most MAX_STATEMENT
+    characters (refused, not cut, when longer: the claimer's words are the claim's)."""
+    if value is None or value == "":
+        return ""
+    if not isinstance(value, str):
+        raise PlayRefused(_("A claim's statement is a text."))
+    try:
+        text = validators.typed_text(value, max_length=MAX_STATEMENT + 1)
+    except ValidationError as error:
+        raise PlayRefused(error.messages[0]) from None
+    if len(text) > MAX_STATEMENT:
+        raise PlayRefused(
+            _("A claim's statement is at most %(n)s characters.") % {"n": MAX_STATEMENT}
+        )
+    return text
 
 
 def _store_result(
@@ -406,10 +517,11 @@ def act(
     their new view (`board_view`'s shape).
 
     `action` is {"seq": next_seq, "type": "call"|"card"|"claim"|"accept"|"reject",
-    "call", "alert", "card", "tricks"}. Refused with `PlayRefused` (nothing stored) when
-    illegal, out of turn, with a stale `seq`, or at/after the bell; a resend of an action
-    already stored with the same `seq` and content answers the current view and changes
-    nothing. After the commit, `announcements.views_stored` tells the table.
+    "call", "alert", "card", "tricks", "statement" (a claim's line of play, optional)}.
+    Refused with `PlayRefused` (nothing stored) when illegal, out of turn, with a stale
+    `seq`, at/after the bell or while paused; a resend of an action already stored with
+    the same `seq` and content answers the current view and changes nothing. After the
+    commit, `announcements.views_stored` tells the table.
     """
     now = now or timezone.now()
     table = table_seats.with_pairs(table)
@@ -429,7 +541,8 @@ def act(
         if seq <= stored and state.actions[seq - 1] == made:
             # A resend (a lost answer, a second device): already stored, nothing to do.
             viewer = WATCHER if public else seat
-            return board_json(state, viewer=viewer, seat=seat, public=public)
+            paused = context.paused and not public
+            return board_json(state, viewer=viewer, seat=seat, public=public, paused=paused)
         refusal = _bell_refusal(context, now)
         if refusal:
             raise PlayRefused(refusal)

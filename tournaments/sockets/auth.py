@@ -36,6 +36,7 @@ from django.conf import settings
 from django.contrib import auth
 from django.contrib.auth.models import AnonymousUser
 from django.http.request import split_domain_port, validate_host
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from .. import limits
@@ -253,18 +254,38 @@ def _key_in_url_refusal(revoked: int) -> str:
     return message
 
 
+def socket_language(scope) -> str:
+    """The language the site's pages speak to this client, chosen as `LocaleMiddleware`
+    chooses it (the site's URLs carry no language): the language cookie (set by the
+    pages' language switch), else the browser's Accept-Language, else LANGUAGE_CODE.
+    Accounts keep no language of their own: a program gets its Accept-Language's."""
+    request = SimpleNamespace(
+        COOKIES=scope.get("cookies") or {}, META=socket_meta(scope), path_info="/"
+    )
+    return translation.get_language_from_request(request)  # type: ignore[arg-type]  # reads COOKIES and META only
+
+
 class TokenAuthMiddleware:
     """Replaces the session's user by the token's when the client presents a token.
 
     Goes inside `AuthMiddlewareStack`: a token, when given, wins over a cookie, and a
     refused token never falls back to the session (a program must learn its key is bad).
     Records the credential (`CREDENTIAL`) for the consumer to check again later.
+
+    Also speaks the client's language (`socket_language`) for the whole connection:
+    every text the socket sends — a refusal, a rule of play, the bell — is translated as
+    the pages would translate it. Each connection is its own task, so the language is
+    its own (Django's active language is a context variable there).
     """
 
     def __init__(self, inner):
         self.inner = inner
 
     async def __call__(self, scope, receive, send):
+        with translation.override(socket_language(scope)):
+            return await self._authenticated(scope, receive, send)
+
+    async def _authenticated(self, scope, receive, send):
         if KEYS_IN_URL in scope:
             # Not used, not even to say whether it is valid: the key may be in a log.
             revoked = await _revoke_keys(scope[KEYS_IN_URL]) if scope[KEYS_IN_URL] else 0

@@ -25,19 +25,22 @@ import json
 import logging
 import random
 import time
+from datetime import datetime
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.core.cache import cache
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .. import limits, visibility
 from ..errors import NotAllowed, NotFound, ServiceError
 from ..push.channel import table_group
 from ..selectors import replays, table_server
-from ..selectors.board_views import WATCHER, board_json
-from ..services import table_play
+from ..selectors.board_views import KIBITZER, WATCHER, board_json
+from ..services import presence, table_play
+from . import bell_tally
 from .auth import AUTH_REFUSAL, CREDENTIAL, credential_refusal, socket_address
 from .pool import table_db
 
@@ -161,8 +164,9 @@ def _count_write(user_id, address: str) -> float | None:
 
 @table_db
 def _take_message(
-    *, table, board_number, user, address, credential, recheck, action, not_understood, afresh
-) -> tuple:
+    *, table, board_number, user, address, credential, recheck, action, not_understood, afresh,
+    kibitz=False,
+) -> tuple:  # fmt: skip
     """One client message in one trip to the pool (the cache, Redis in production, is
     not called from the event loop, and a refused action costs one trip, not three):
     counted against the write limits, the credential read again if due, then acted on.
@@ -189,7 +193,9 @@ def _take_message(
     if afresh:
         user = table_server.user_afresh(user)
     try:
-        view = table_play.board_view(table=table, board_number=board_number, user=user)
+        view = table_play.board_view(
+            table=table, board_number=board_number, user=user, kibitz=kibitz
+        )
     except ServiceError as error:
         return ("gone", error)
     return ("error", reason, view, user)
@@ -198,6 +204,23 @@ def _take_message(
 @table_db
 def _credential_refusal(credential, user_id):
     return credential_refusal(credential, user_id)
+
+
+@table_db
+def _present(channel: str, table_id: int, seat, user_id) -> None:
+    # Who is connected is for the director's eyes: failing to say so never ends a socket.
+    try:
+        presence.connected(channel=channel, table_id=table_id, seat=seat, user_id=user_id)
+    except Exception:
+        logger.warning("sockets: could not record a connection", exc_info=True)
+
+
+@table_db
+def _absent(channel: str) -> None:
+    try:
+        presence.disconnected(channel=channel)
+    except Exception:
+        logger.warning("sockets: could not record a disconnection", exc_info=True)
 
 
 def _anonymous_key(address: str) -> str:
@@ -237,6 +260,18 @@ def _give_back_anonymous_place(address: str) -> None:
         logger.warning("sockets: could not count anonymous sockets", exc_info=True)
 
 
+def round_clock_status(event) -> str:
+    """The round's state for the clock of a `round` message: "running" once it has
+    started, else "scheduled" (a closed round is told by `round_closed`, never here;
+    `announcements.round_changed` tells only rounds not closed)."""
+    starts_at = event.get("starts_at")
+    try:
+        started = starts_at is None or datetime.fromisoformat(starts_at) <= timezone.now()
+    except ValueError:
+        started = True
+    return "running" if started else "scheduled"
+
+
 def _close_code(error: ServiceError) -> int:
     if isinstance(error, NotFound):
         return CLOSE_NOT_FOUND
@@ -262,14 +297,35 @@ def _load_table(route: dict):
 
 
 @table_db
-def _board_view(*, table, board_number: int, user) -> dict:
-    return table_play.board_view(table=table, board_number=board_number, user=user)
+def _board_view(*, table, board_number: int, user, kibitz: bool = False) -> dict:
+    return table_play.board_view(table=table, board_number=board_number, user=user, kibitz=kibitz)
 
 
 @table_db
-def _board_view_afresh(*, table, board_number: int, user) -> tuple[dict, object]:
+def _board_snapshot(
+    *, table, board_number: int, user, kibitz: bool = False
+) -> tuple[dict, dict, dict | None]:
+    return table_play.board_snapshot(
+        table=table, board_number=board_number, user=user, kibitz=kibitz
+    )
+
+
+@table_db
+def _board_view_afresh(
+    *, table, board_number: int, user, kibitz: bool = False
+) -> tuple[dict, object]:
     user = table_server.user_afresh(user)
-    return table_play.board_view(table=table, board_number=board_number, user=user), user
+    view = table_play.board_view(table=table, board_number=board_number, user=user, kibitz=kibitz)
+    return view, user
+
+
+def live_kibitzer_text(view_text: str) -> str:
+    """An organiser's watching view (JSON text) as a kibitzer watching live is sent it:
+    the same hands, marked as a kibitzer's. `kibitzer` is the view's last key
+    (`board_views._view`) and any text inside the view is escaped, so its last
+    `"kibitzer": false` is the key's."""
+    before, found, after = view_text.rpartition('"kibitzer": false')
+    return before + '"kibitzer": true' + after if found else view_text
 
 
 class BoardConsumer(AsyncJsonWebsocketConsumer):
@@ -278,6 +334,9 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
     table = None
     watching = False  # True once the snapshot was sent: only then do events flow
     sees_all = False  # not seated: an organiser watching (or anyone once the round closed)
+    kibitz = False  # opened as a kibitzer (the `…/kibitz/` URL): anyone may
+    kibitzer = False  # watching as a kibitzer: live (with `sees_all`) or the progress only
+    progress_only = False  # a kibitzer of a running round: the board's progress, no card
     last_seq: int | None = None
     watch_checked_at = 0.0  # time.monotonic() when the right to watch was last read
     held_release: asyncio.TimerHandle | None = None
@@ -308,6 +367,7 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self):
         route = self.scope["url_route"]["kwargs"]
         self.board_number = int(route["board"])
+        self.kibitz = bool(route.get("kibitz"))
         # Accepted first, so the refusal can be told in words and with a close code
         # (a handshake refused before acceptance is only an HTTP 403).
         await self.accept()
@@ -344,20 +404,26 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
         # event after it (and is dropped if the snapshot already has it), never lost.
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         try:
-            view = await self.current_view()
+            view, clock, cut_off = await _board_snapshot(
+                table=self.table, board_number=self.board_number, user=self.user,
+                kibitz=self.kibitz,
+            )  # fmt: skip
         except ServiceError as error:
             await self.refuse(str(error), _close_code(error), leave=True)
             return
         self.watching = True
-        self.sees_all = view["seat"] is None
+        self.take_sight(view)
         self.watch_checked_at = self.credential_checked_at = time.monotonic()
-        await self.send_view("snapshot", view)
+        await self.send_view("snapshot", view, clock=clock, cut_off=cut_off)
+        await _present(self.channel_name, self.table_id, view["seat"], self.user_id)
         if self.scope.get(CREDENTIAL) is not None:
             self.checker = asyncio.ensure_future(self.keep_checking_credential())
 
     async def disconnect(self, code):
         await self.leave()
         await self.give_back_anonymous_place()
+        if self.table is not None:
+            await _absent(self.channel_name)
 
     @property
     def user_id(self):
@@ -420,17 +486,30 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
     async def end_for_credential(self, refusal: str):
         await self.refuse(refusal, CLOSE_UNAUTHENTICATED, leave=True)
 
+    def take_sight(self, view: dict) -> None:
+        """What this socket sends on of the table's events, from the view the service
+        just gave its user: a seat's; every hand (an organiser, the round closed, or a
+        kibitzer when the organiser lets them watch live); or a kibitzer's progress."""
+        self.progress_only = view.get("progress") is not None
+        self.kibitzer = bool(view.get("kibitzer"))
+        self.sees_all = view["seat"] is None and not self.progress_only
+
     async def current_view(self, *, afresh: bool = False) -> dict:
         """The board as the service shows it to this socket's user now; `afresh`: with
         the user (and their permissions) read again first."""
         if not afresh:
-            return await _board_view(
-                table=self.table, board_number=self.board_number, user=self.user
-            )
-        view, self.scope["user"] = await _board_view_afresh(
-            table=self.table, board_number=self.board_number, user=self.user
-        )
-        self.watch_checked_at = time.monotonic()
+            view = await _board_view(
+                table=self.table, board_number=self.board_number, user=self.user,
+                kibitz=self.kibitz,
+            )  # fmt: skip
+        else:
+            view, self.scope["user"] = await _board_view_afresh(
+                table=self.table, board_number=self.board_number, user=self.user,
+                kibitz=self.kibitz,
+            )  # fmt: skip
+            self.watch_checked_at = time.monotonic()
+        if view["seat"] is None:
+            self.take_sight(view)
         return view
 
     def takes(self, kind: str, seq: int) -> bool:
@@ -442,12 +521,17 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
         self.last_seq = seq
         return True
 
-    async def send_view(self, kind: str, view: dict):
+    async def send_view(
+        self, kind: str, view: dict, *, clock: dict | None = None, cut_off: dict | None = None
+    ):
         seq = _view_seq(view)
         if self.takes(kind, seq):
-            await self.send_json(
-                {"type": kind, "board": self.board_number, "seq": seq, "view": view}
-            )
+            message = {"type": kind, "board": self.board_number, "seq": seq, "view": view}
+            if clock is not None:
+                message["clock"] = clock  # the snapshot's: the round as the server has it
+            if cut_off is not None:
+                message["cut_off"] = cut_off  # after the bell: what it made of this board
+            await self.send_json(message)
 
     async def send_view_text(self, seq: int, view_text: str):
         """A "view" message around a view already encoded (`announcements.views_stored`): the
@@ -497,6 +581,7 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
             action=action,
             not_understood=not_understood,
             afresh=self.sees_all,
+            kibitz=self.kibitz,
         )
         if recheck:
             self.credential_checked_at = time.monotonic()
@@ -516,6 +601,8 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
             if self.sees_all:
                 self.scope["user"] = user
                 self.watch_checked_at = time.monotonic()
+            if view["seat"] is None:
+                self.take_sight(view)
             if self.bucket is not None:
                 self.bucket.charge(REFUSED_MESSAGE_COST - 1)
             await self.send_refusal(reason, view)
@@ -614,29 +701,39 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
         for seat, player in event["seats"].items():
             if player == user_id:
                 return views.get(seat)
+        if self.progress_only:
+            return views.get(KIBITZER)  # nothing of the cards: no right to read again
         if not self.sees_all:
             return None
         if time.monotonic() - self.watch_checked_at >= WATCHER_RECHECK_SECONDS:
             return None  # the right to watch is read again first
-        return views.get(WATCHER)
+        text = views.get(WATCHER)
+        return live_kibitzer_text(text) if text is not None and self.kibitzer else text
 
     async def round_closed(self, event):
         """The bell: the board is cut off if unfinished; say so, and where to sit next.
 
         Everything comes from the message (`table_server.bell_news`) and the board this
         process keeps: no read, so a thousand tables' sockets answer the bell at once.
-        Only a board not kept here as the message says it is stored is read."""
+        A kept board a few actions behind catches up from the rows the message carries;
+        only one that cannot is read. How each socket answered is counted (`bell_tally`)."""
         if not self.watching:
             return
         self.drop_held()  # the view below holds the board as the bell left it
         user_id = getattr(self.user, "pk", None)
         seat = next((s for s, player in event["seats"].items() if player == user_id), None)
-        view = self.closing_view(event, seat)
+        view, how = self.closing_view(event, seat)
+        bell_tally.count(event["round_id"], how)
         if view is None:
             try:
                 view = await self.current_view()
             except ServiceError:
                 view = None
+        if view is not None:
+            # The board as the bell left it: an action's event still on its way (stored
+            # before the close) is in this view, and is not sent after it.
+            seq = _view_seq(view)
+            self.last_seq = seq if self.last_seq is None else max(self.last_seq, seq)
         await self.send_json(
             {
                 "type": "round_closed",
@@ -644,24 +741,42 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
                 "round": event["round"],
                 "next": event["next"].get(str(user_id)) if user_id is not None else None,
                 "view": view,
+                "cut_off": self.cut_off(event),
+                "tournament_over": bool(event.get("tournament_over")),
+                "results_url": event.get("results_url"),
             }
         )
 
-    def closing_view(self, event, seat: str | None) -> dict | None:
-        """This user's view of the board as the bell left it, from the board kept here;
-        None when it is not kept as stored (then the service is asked)."""
+    def cut_off(self, event) -> dict | None:
+        """What the bell made of this socket's board if it was not over: its result by
+        the tournament's unplayed-board policy, said in the user's language."""
+        result = (event.get("cut_off") or {}).get(str(self.board_number))
+        if result is None:
+            return None
+        return table_server.cut_off(
+            board_number=self.board_number, policy=event.get("policy"), result=result
+        )
+
+    def closing_view(self, event, seat: str | None) -> tuple[dict | None, str]:
+        """(This user's view of the board as the bell left it, how it was had): from the
+        board kept here ("kept"), or that board brought up to date with the last actions
+        the bell carries ("carried"); (None, "read") when neither is the board as stored
+        (then the service is asked)."""
         stored = event["boards"].get(str(self.board_number))
         if stored is None:
-            return None
+            return None, "read"
         board_id, count, last_id = stored
-        state = replays.kept_state(
-            table_id=self.table_id, board_id=board_id, stored=replays.Stored(count, last_id)
-        )
+        stored_now = replays.Stored(count, last_id)
+        at = {"table_id": self.table_id, "board_id": board_id, "stored": stored_now}
+        how, state = "kept", replays.kept_state(**at)
+        if state is None:
+            rows = (event.get("last_rows") or {}).get(str(self.board_number), [])
+            how, state = "carried", replays.caught_up(**at, rows=[replays.Row(*r) for r in rows])
         viewer = visibility.table_viewer(user=self.user, round=event["status"], seat=seat)
         if state is None or viewer is None:
-            return None
+            return None, "read"
         public = visibility.deal_public_status(event["status"])
-        return board_json(state, viewer=viewer, seat=seat, public=public)
+        return board_json(state, viewer=viewer, seat=seat, public=public), how
 
     async def round_changed(self, event):
         """The round's bell moved (extension, resume, a late opening) or the director
@@ -673,8 +788,10 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
             {
                 "type": "round",
                 "round": event.get("round"),
+                "status": round_clock_status(event),
                 "starts_at": event.get("starts_at"),
                 "ends_at": event["ends_at"],
                 "paused": bool(event.get("paused")),
+                "now": timezone.now().isoformat(),
             }
         )

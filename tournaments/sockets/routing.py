@@ -13,6 +13,14 @@ websocket_urlpatterns = [
         BoardConsumer.as_asgi(),
         name="ws-table-board",
     ),
+    # A kibitzer's socket: anyone may open it (RULES 2: the progress only until the
+    # round closes, or every hand when the organiser lets kibitzers watch live).
+    path(
+        "ws/tables/<id:table_id>/boards/<id:board>/kibitz/",
+        BoardConsumer.as_asgi(),
+        {"kibitz": True},
+        name="ws-table-board-kibitz",
+    ),
     # The same socket named as the HTTP API names the table (tournament, round, table
     # numbers), for programs that know only those.
     path(

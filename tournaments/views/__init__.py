@@ -5,7 +5,7 @@ from .paper import score_card, seating_sheet
 from .play import play_table
 from .public import board, healthz, home, pair, results, standings_fragment, tournament
 from .registration import cancel_pair, confirm_pair, propose_pair, withdraw_pair
-from .table import table, table_updates
+from .table import table, table_by_id, table_updates
 
 __all__ = [
     "PasswordResetView",
@@ -24,6 +24,7 @@ __all__ = [
     "signup",
     "standings_fragment",
     "table",
+    "table_by_id",
     "table_updates",
     "tournament",
     "withdraw_pair",

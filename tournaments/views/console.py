@@ -4,8 +4,9 @@ admin page).
 
 Thin views: reads come from `selectors.console`, every change from a service called
 with `by=request.user` (the clock's actions, `results.director_set_result`,
-`setup.create_tournament`), which checks the permission; the pages only hide the
-buttons a user may not use. Every clock action asks first on a confirmation page that
+`setup.create_tournament`, and at one online table `table_director.give_extra_time` and
+`seat_robot`), which checks the permission; the pages only hide the buttons a user may
+not use. Every clock action asks first on a confirmation page that
 says what it will do (RULES 3), with a Cancel.
 """
 
@@ -25,13 +26,22 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from ..console_forms import DirectorResultForm, ExtendForm, NewTournamentForm
+from ..console_forms import (
+    DirectorResultForm,
+    ExtendForm,
+    ExtraTimeForm,
+    NewTournamentForm,
+    RobotForm,
+)
 from ..errors import ClockError, ServiceError
 from ..models import Board, ResultState, RoundStatus, Table, Tournament, TournamentStatus
+from ..round_rules import table_bell
 from ..selectors import console as console_selectors
 from ..selectors.seating import TABLE_PAIRS
-from ..services import clock, results, setup
+from ..services import clock, results, setup, table_director
 from ..services.permissions import ADD_TOURNAMENT, DIRECT_RESULTS, RUN_CLOCK
+from ..templatetags.bridge import seat_name
+from ..timezones import zone_label
 
 CONSOLE_POLL_SECONDS = 5
 
@@ -69,30 +79,52 @@ def index(request: HttpRequest) -> HttpResponse:
     )
 
 
+# The new-tournament form in the order an organiser decides: what and how it is played,
+# when, and how it is scored.
+NEW_TOURNAMENT_GROUPS = (
+    (gettext_lazy("The event"), ("name", "description", "play", "kibitz_live")),
+    (
+        gettext_lazy("Schedule"),
+        (
+            "start_at",
+            "registration_opens_at",
+            "rounds",
+            "boards_per_round",
+            "round_minutes",
+            "gap_minutes",
+        ),
+    ),
+    (
+        gettext_lazy("Seating and scoring"),
+        ("first_round_draw", "scoring", "unplayed_policy", "completion_threshold", "neuberg"),
+    ),
+)
+
+
 @require_http_methods(["GET", "POST"])
 @_staff
 def new_tournament(request: HttpRequest) -> HttpResponse:
     form = NewTournamentForm(request.POST or None)
     error = ""
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
-            tournament = setup.create_tournament(
-                name=data["name"],
-                start_at=data["start_at"],
-                rounds=data["rounds"],
-                boards_per_round=data["boards_per_round"],
-                round_minutes=data["round_minutes"],
-                gap_minutes=data["gap_minutes"] or 0,
-                scoring=data["scoring"],
-                by=request.user,
-            )
+            tournament = setup.create_tournament(by=request.user, **form.settings())
         except ServiceError as refusal:
             error = str(refusal)
         else:
             messages.success(request, _("Tournament created: %(t)s.") % {"t": tournament.name})
             return redirect("console", tournament.pk)
-    return render(request, "console/new.html", {"form": form, "error": error})
+    return render(
+        request,
+        "console/new.html",
+        {
+            "form": form,
+            "error": error,
+            "zone": zone_label(timezone.now()),
+            "groups": NEW_TOURNAMENT_GROUPS,
+        },
+        status=400 if request.method == "POST" else 200,
+    )
 
 
 def _console_context(request: HttpRequest, tournament: Tournament, version: str = "") -> dict:
@@ -236,7 +268,7 @@ def _apply(request: HttpRequest, tournament: Tournament, name: str, form) -> str
 
 
 def _local(when: datetime) -> str:
-    return timezone.localtime(when).strftime("%H:%M:%S %Z")
+    return f"{timezone.localtime(when).strftime('%H:%M:%S')} {zone_label(when)}"
 
 
 @require_http_methods(["GET", "POST"])
@@ -344,6 +376,93 @@ def result(request: HttpRequest, tournament_id: int, table_id: int, number: int)
             "form": form,
             "error": error,
             "played": ResultState.PLAYED,
+            "powers": _powers(request.user),
+        },
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@_staff
+def extra_time(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
+    """GET: what extra time for one table does, with the minutes and a reason. POST:
+    `table_director.give_extra_time` (which checks the power), back to the console."""
+    table = _table(tournament_id, table_id)
+    form = ExtraTimeForm(request.POST or None)
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        try:
+            given = table_director.give_extra_time(
+                table=table,
+                minutes=form.cleaned_data["minutes"],
+                reason=form.cleaned_data["reason"],
+                by=request.user,
+            )
+        except ServiceError as refusal:
+            error = str(refusal)
+        else:
+            messages.success(
+                request,
+                _("Table %(t)s now plays until %(at)s; the other tables stop at the bell.")
+                % {"t": given.number, "at": _local(given.ends_at)},
+            )
+            return redirect("console", tournament_id)
+    round = table.round
+    return render(
+        request,
+        "console/extra_time.html",
+        {
+            "tournament": round.tournament,
+            "table": table,
+            "round": round,
+            "bell": table_bell(round_ends_at=round.ends_at, table_ends_at=table.ends_at),
+            "history": console_selectors.table_directions(table=table),
+            "form": form,
+            "error": error,
+            "powers": _powers(request.user),
+        },
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@_staff
+def robot(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
+    """GET: who is connected at the table, and what a robot in a seat does. POST:
+    `table_director.seat_robot` (which checks the power and the seat), to the console."""
+    table = _table(tournament_id, table_id)
+    form = RobotForm(request.POST or None)
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        try:
+            table_director.seat_robot(
+                table=table,
+                seat=form.cleaned_data["seat"],
+                reason=form.cleaned_data["reason"],
+                by=request.user,
+            )
+        except ServiceError as refusal:
+            error = str(refusal)
+        else:
+            messages.success(
+                request,
+                _("A robot plays seat %(s)s at table %(t)s for the rest of the round.")
+                % {"s": seat_name(form.cleaned_data["seat"]), "t": table.number},
+            )
+            return redirect("console", tournament_id)
+    round = table.round
+    connected = console_selectors.connections(table_ids=[table.pk], now=timezone.now())
+    return render(
+        request,
+        "console/robot.html",
+        {
+            "tournament": round.tournament,
+            "table": table,
+            "round": round,
+            "connected": sorted(connected.get(table.pk, {})),
+            "history": console_selectors.table_directions(table=table),
+            "form": form,
+            "error": error,
             "powers": _powers(request.user),
         },
         status=400 if request.method == "POST" else 200,

@@ -5,14 +5,15 @@ and the strings of the page (translated here, passed in a JSON block); the scrip
 (static/js/table.js) opens the table server's WebSocket for the board in play and draws
 whatever the server's per-seat view holds — nothing more reaches it. Who may open the
 page is decided by `services.table_play.board_view` (the same rule as the socket): the four
-players of the table, an organiser watching, anyone once the round has closed.
+players of the table, an organiser watching, anyone once the round has closed. Anyone else
+(anonymous too) watches as a kibitzer (RULES 2): the page opens the kibitzer's socket,
+which sends how far the board has come and no card of a running round — or every hand when
+the organiser lets kibitzers watch live, except to a player of the tournament.
 """
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -20,9 +21,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from .. import round_rules
 from ..errors import NotAllowed, NotFound
-from ..models import PlayMode, RoundStatus, Table
+from ..models import PlayMode, Round, RoundStatus, Table, Tournament, TournamentStatus
 from ..selectors import table_seats, table_server
+from ..services import table_play
 from ..templatetags.players import player_name
 
 
@@ -114,10 +117,67 @@ def _strings() -> dict[str, str]:
         "clock_starts_at": pgettext("round starts", "at %(at)s"),
         "clock_paused": _("Paused by the director"),
         "clock_done": _("Time is up"),
+        "clock_starting": _("Round %(n)s is starting…"),
+        "clock_bell": _("Round %(n)s: time is up"),
+        "clock_closed": _("Round %(n)s closed"),
+        "round_starts_status": _("Round %(n)s starts in %(time)s: play begins then."),
+        "time_up_status": _("Time is up: no more calls or cards. The bell is on its way."),
+        "paused_note": _("Play resumes when the director resumes the tournament."),
+        "resumed": _("The director resumed play: go on."),
+        # Claims (Law 68): the total with the claim and what it makes of the contract.
+        "claims_total": _("%(seat)s claims %(total)s tricks"),
+        "concedes": _("%(seat)s concedes the remaining tricks"),
+        "claim_headline": _("%(claim)s: %(result)s"),
+        "claim_making": _("%(contract)s making"),
+        "claim_over": _("%(contract)s making with %(n)s over"),
+        "claim_down": _("%(contract)s down %(n)s"),
+        "claim_of": _("%(tricks)s of the %(n)s tricks still to play"),
+        "claim_statement": _("%(seat)s's line of play"),
+        "claiming": _("Claiming"),
+        "statement_label": _("Your line of play (optional)"),
+        "statement_placeholder": _("e.g. Draw trumps, then the clubs are good."),
+        "claim_shows_hand": _("Your hand is shown to the opponents with the claim."),
+        "alert_toggle": _("Alert…"),
+        # The bell and the end.
+        # A kibitzer of a running round sees how far the board has come, no card.
+        "kibitz_auction": _("The board is being bid."),
+        "kibitz_play": _("Trick %(n)s of 13 is being played."),
+        "kibitz_over": _("Played at this table: its cards are shown when the round closes."),
+        "kibitz_no_auction": _("The auction is shown when the round closes."),
+        "tournament_over": _("The tournament is over."),
+        "see_results": _("See the results"),
         "play_card": _("Play %(card)s"),
+        "keys_title": _("Keys:"),
         "keys_help": _(
-            "Keyboard: Tab to a card or call, Enter to play it; L shows the last trick."
+            "type a call (1n, 4s, p, x, xx) or a card (sq; its rank alone when only one"
+            " suit fits), ←/→ to move, Enter to play. L shows the last trick, Esc clears."
         ),
+        "kbd_typed": _("Typed: %(keys)s"),
+        "kbd_not_now": _("%(what)s cannot be played now"),
+        "kbd_which_suit": _("Which suit? Type it."),
+    }
+
+
+def _clock(tournament: Tournament, round: Round, table: Table) -> dict:
+    """The round's clock for the page's first drawing, in the socket snapshot's shape
+    (docs/PLAY_PROTOCOL.md, `clock`): the table's own bell when the director gave it extra
+    time. The socket's state replaces it at once."""
+    now = timezone.now()
+    if round.status == RoundStatus.CLOSED:
+        status = "closed"
+    elif round.status == RoundStatus.OPEN and now >= round.starts_at:
+        status = "running"
+    else:
+        status = "scheduled"
+    return {
+        "round": round.number,
+        "status": status,
+        "starts_at": round.starts_at.isoformat(),
+        "ends_at": round_rules.table_bell(
+            round_ends_at=round.ends_at, table_ends_at=table.ends_at
+        ).isoformat(),
+        "paused": tournament.status == TournamentStatus.PAUSED,
+        "now": now.isoformat(),
     }
 
 
@@ -129,11 +189,12 @@ def _names(table: Table) -> dict[str, str]:
     return {seat: player_name(users[user_id]) for seat, user_id in taken.items()}
 
 
-def play_table(request, tournament_id: int, table_id: int):
+def play_table(request, tournament_id: int, round_number: int, table_number: int):
     table = get_object_or_404(
         Table.objects.select_related("round__tournament", "ns_pair", "ew_pair"),
-        pk=table_id,
         round__tournament_id=tournament_id,
+        round__number=round_number,
+        number=table_number,
     )
     tournament, round = table.round.tournament, table.round
     if tournament.play != PlayMode.ONLINE:
@@ -141,15 +202,35 @@ def play_table(request, tournament_id: int, table_id: int):
     # The board in play: the first not over at this table (boards are played in order).
     # Asking the service is also the page's permission check; it sends no hand, so the
     # page leaves the seats as they are until the socket sends the first one.
+    kibitz = False
     try:
-        numbers, current = table_server.board_in_play(table=table, user=request.user)
-    except NotAllowed as error:
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        raise PermissionDenied(str(error)) from error
+        try:
+            numbers, current = table_server.board_in_play(table=table, user=request.user)
+        except NotAllowed:
+            # Neither seated here nor a director, the round running: a kibitzer.
+            kibitz = True
+            numbers, current = table_server.board_in_play(
+                table=table, user=request.user, kibitz=True
+            )
     except NotFound as error:
         raise Http404(str(error)) from error
     seat = table_seats.seat_of(table, request.user)
+    closed = round.status == RoundStatus.CLOSED
+    strings = _strings()
+    if kibitz:
+        # What the socket will send them, said before it does (the server decides).
+        live = tournament.kibitz_live and not table_play.plays_in_tournament(
+            tournament_id=tournament.pk, user=request.user
+        )
+        strings["watching"] = _("Kibitzing")
+        strings["watching_note"] = (
+            _("You are kibitzing: every hand is shown live.")
+            if live
+            else _(
+                "You are kibitzing: you see how far each board has come; its cards are"
+                " shown when the round closes."
+            )
+        )
     config = {
         "table": table.pk,
         "tableNumber": table.number,
@@ -157,12 +238,22 @@ def play_table(request, tournament_id: int, table_id: int):
         "seat": seat,
         "boards": numbers,
         "current": current,
-        "closed": round.status == RoundStatus.CLOSED,
+        "closed": closed,
+        "kibitz": kibitz,
         "names": _names(table),
         "wsPath": f"/ws/tables/{table.pk}/boards/",
         "tournamentUrl": reverse("tournament", args=[tournament.pk]),
-        "playUrl": reverse("play_table", args=[tournament.pk, 0]),
-        "strings": _strings(),
+        # The next round's table by its id (the socket's `next.table`): that old address
+        # redirects to the table's own, by round and table number.
+        "playUrl": reverse("play_table_by_id", args=[tournament.pk, 0]),
+        "strings": strings,
+        "clock": _clock(tournament, round, table),
+        # After the bell, what it made of the board shown (the bell's own sentence).
+        "cutOff": (
+            table_server.stored_cut_off(table=table, board_number=current) if closed else None
+        ),
+        "resultsUrl": reverse("results", args=[tournament.pk]),
+        "tournamentOver": tournament.status == TournamentStatus.FINISHED,
         # The clock follows the socket's `round` message: the server's time (the
         # countdown runs on it) and the zone its end is written in.
         "serverNow": timezone.now().isoformat(),

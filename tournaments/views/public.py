@@ -16,6 +16,7 @@ import scoring
 
 from .. import selectors, visibility
 from ..deals import hands_of, high_card_points
+from ..demo.online import seat_offer
 from ..forms import ProposePairForm
 from ..live import cached
 from ..models import (
@@ -60,11 +61,18 @@ def home(request):
             }
         )
     made, received = selectors.open_proposals(user=request.user)
+    cards = selectors.tournament_cards()
     return render(
         request,
         "tournaments/home.html",
         {
-            "cards": selectors.tournament_cards(),
+            "cards": cards,
+            # How to take a seat in the demo (`make run`); None, and no query, elsewhere.
+            "seat_offer": None
+            if seats
+            else seat_offer(
+                tournaments=[c.tournament for c in cards["running"] + cards["upcoming"]]
+            ),
             "invitations": received,
             "proposals_made": made,
             "seats": seats,

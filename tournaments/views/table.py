@@ -13,7 +13,7 @@ from django.contrib import messages
 from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -54,13 +54,10 @@ class Row:
     open_editor: bool = False
 
 
-def _seated_table(
-    request, tournament_id: int, table_id: int, related=TABLE_RELATED
-) -> tuple[Table, str]:
+def _seated_table(request, tournament_id: int, related=TABLE_RELATED, **where) -> tuple[Table, str]:
+    """The table (`where`: its id, or its round and table number) and the user's side."""
     table = get_object_or_404(
-        Table.objects.select_related(*related),
-        pk=table_id,
-        round__tournament_id=tournament_id,
+        Table.objects.select_related(*related), round__tournament_id=tournament_id, **where
     )
     side = table.side_of(request.user.pk)
     if side is None:
@@ -186,18 +183,21 @@ def _handle_post(
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def table(request, tournament_id: int, table_id: int):
+def table(request, tournament_id: int, round_number: int, table_number: int):
     # A save from the page (htmx) answers with its board's row only: no players' names.
     answers_a_row = request.method == "POST" and request.htmx
     related = ROW_RELATED if answers_a_row else TABLE_RELATED
-    table, side = _seated_table(request, tournament_id, table_id, related)
+    table, side = _seated_table(
+        request, tournament_id, related, round__number=round_number, number=table_number
+    )
+    here = reverse("table", args=[tournament_id, round_number, table_number])
     sheet = selectors.table_sheet(table=table)
     if request.method == "POST":
         number = request.POST.get("board", "")
         item = next((i for i in sheet if str(i.board.number) == number), None)
         if item is None:
             messages.error(request, _("That board is not played at this table in this round."))
-            return redirect("table", tournament_id, table_id)
+            return redirect(here)
         form, error, saved, stored = _handle_post(request, table, side, item)
         now = timezone.now()
         if stored is not None:
@@ -218,9 +218,7 @@ def table(request, tournament_id: int, table_id: int):
                 {**_context(request, table, side, [row]), "row": row},
             )
         if saved:
-            return redirect(
-                reverse("table", args=[tournament_id, table_id]) + f"#board-{item.board.number}"
-            )
+            return redirect(here + f"#board-{item.board.number}")
         rows = [
             row if i.board.id == item.board.id else _row(table, side, i, user=request.user, now=now)
             for i in sheet
@@ -278,7 +276,7 @@ def table_updates(request, tournament_id: int, table_id: int):
 
 @login_required
 def _changed_rows(request, tournament_id: int, table_id: int):
-    table, side = _seated_table(request, tournament_id, table_id, ROW_RELATED)
+    table, side = _seated_table(request, tournament_id, ROW_RELATED, pk=table_id)
     sheet = selectors.table_sheet(table=table)
     now = timezone.now()
     rows = [_row(table, side, item, user=request.user, now=now) for item in sheet]
@@ -298,3 +296,20 @@ def _changed_rows(request, tournament_id: int, table_id: int):
     context = _context(request, table, side, changed)
     context["round_changed"] = round_changed
     return render(request, "tournaments/_table_updates.html", context)
+
+
+@require_GET
+def table_by_id(request, tournament_id: int, table_id: int, play: bool):
+    """An old address of a table, by its internal id: moved for good (301) to the one
+    by round and table number."""
+    found = (
+        Table.objects.filter(pk=table_id, round__tournament_id=tournament_id)
+        .values_list("round__number", "number")
+        .first()
+    )
+    if found is None:
+        raise Http404(_("No such table."))
+    name = "play_table" if play else "table"
+    url = reverse(name, args=[tournament_id, *found])
+    query = request.META.get("QUERY_STRING", "")
+    return HttpResponsePermanentRedirect(f"{url}?{query}" if query else url)

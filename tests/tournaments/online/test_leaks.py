@@ -48,6 +48,8 @@ def test_no_answer_holds_a_card_its_reader_may_not_see(online_running, organiser
             allowed = dealt[seat] | played
             if view["play"]:  # dummy is on the table after the opening lead
                 allowed |= dealt[PARTNER[view["declarer"]]]
+            if view["claim"]:  # the claimer faces his cards while it waits (Law 68)
+                allowed |= dealt[view["claim"]["seat"]]
             if view["over"]:
                 allowed = set(DECK)
             assert cards_in(response.content) <= allowed, (seat, view)
@@ -67,6 +69,8 @@ def test_no_answer_holds_a_card_its_reader_may_not_see(online_running, organiser
         allowed = dealt[seat] | {p["card"] for p in view["play"]}
         if view["play"]:
             allowed |= dealt[PARTNER[view["declarer"]]]
+        if view["claim"]:
+            allowed |= dealt[view["claim"]["seat"]]
         if not view["over"]:
             assert cards_in(response.content) <= allowed
     else:

@@ -109,13 +109,14 @@ def socket_as(page, path: str) -> dict:
 
 
 def outsiders_see_nothing(outsiders, url: str, table: Table) -> None:
-    """A player of another table and an anonymous visitor: no page, no socket, no card."""
+    """A player of another table and an anonymous visitor: a kibitzer's page (its own
+    socket, the progress only), not the seats' socket, no card."""
     for who, (page, frames) in outsiders.items():
         response = page.goto(url)
-        if who == "anonymous":
-            assert "/accounts/login/" in page.url
-        else:
-            assert response.status == 403, (who, response.status)
+        assert response.status == 200, (who, response.status)
+        config = page.evaluate("() => JSON.parse(document.getElementById('bt-config').textContent)")
+        assert config["kibitz"] is True and config["seat"] is None, who
+        page.wait_for_selector("#bt-progress")
         assert page.locator("[data-card]").count() == 0
         answer = socket_as(page, f"/ws/tables/{table.pk}/boards/1/")
         assert answer["code"] == 4403, (who, answer)
@@ -135,6 +136,8 @@ def check_frames(frames_of, hands) -> None:
             allowed = (
                 set().union(*hands.values()) if view["over"] else allowed_cards(seat, view, hands)
             )
+            if view.get("claim"):  # Law 68: the claimer faces his cards while it waits
+                allowed |= hands[view["claim"]["seat"]]
             assert cards_in(message) <= allowed, (seat, message)
 
 
@@ -360,16 +363,18 @@ def test_four_seats_play_a_board_claim_and_hear_the_bell(make_tournament, regist
 # -- the page without a browser: who may open it, its links, its words ----------------
 
 
-def test_the_page_opens_for_the_table_only_before_the_close(
+def test_the_page_opens_for_the_table_and_for_kibitzers_before_the_close(
     make_tournament, register_pairs, director, client
 ):
     first_round, tables = open_online_round(make_tournament, register_pairs, boards=2)
     table, other_table = tables
-    url = f"/t/{first_round.tournament_id}/tables/{table.pk}/play/"
-    answer = client.get(url)
-    assert answer.status_code == 302 and "/accounts/login/" in answer["Location"]
-    client.force_login(seated_users(other_table)["E"])
-    assert client.get(url).status_code == 403
+    url = f"/t/{first_round.tournament_id}/rounds/1/tables/{table.number}/play/"
+    # Anyone else kibitzes (tests/tournaments/online/test_kibitz_page.py says more).
+    for visitor in (None, seated_users(other_table)["E"]):
+        if visitor is not None:
+            client.force_login(visitor)
+        answer = client.get(url)
+        assert answer.status_code == 200 and answer.context["config"]["kibitz"] is True
     client.force_login(seated_users(table)["W"])
     page = client.get(url)
     assert page.status_code == 200
@@ -394,7 +399,7 @@ def test_a_played_elsewhere_tournament_has_no_table_page(make_tournament, regist
     clock.advance(now=tournament.start_at)
     table = Table.objects.filter(round__tournament=tournament).first()
     client.force_login(pairs[0].player1)
-    assert client.get(f"/t/{tournament.pk}/tables/{table.pk}/play/").status_code == 404
+    assert client.get(f"/t/{tournament.pk}/rounds/1/tables/{table.number}/play/").status_code == 404
     assert f"/tables/{table.pk}/play/" not in client.get(f"/t/{tournament.pk}/").content.decode()
 
 

@@ -21,7 +21,7 @@ from tournaments.services import clock, table_play
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 KEYS = {
     "seat", "dealer", "vulnerability", "hands", "auction", "play", "contract", "declarer",
-    "next_seq", "turn", "legal", "over", "result", "claim",
+    "next_seq", "turn", "legal", "over", "result", "claim", "paused", "kibitzer",
 }  # fmt: skip
 
 

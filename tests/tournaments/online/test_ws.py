@@ -7,7 +7,7 @@ Transactional: the consumers read the database from their own threads."""
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -503,9 +503,12 @@ def test_an_extension_and_a_pause_reach_every_open_socket_of_the_round(room, org
     }
     for name, (ends_at, paused) in expected.items():
         for who, message in heard[name].items():
+            now = message.pop("now")  # the server's time, for the page's countdown
+            assert abs(datetime.fromisoformat(now) - timezone.now()) < timedelta(minutes=1)
             assert message == {
                 "type": "round",
                 "round": 1,
+                "status": "running",
                 "starts_at": first_round.starts_at.isoformat(),
                 "ends_at": ends_at.isoformat(),
                 "paused": paused,

@@ -5,7 +5,10 @@
 - on random fields closed by the real clock, the grouped query of the totals against the
   ORM aggregate it replaced, and the stored totals and board scores against the rule;
 - the board scores and standings, with no database keys since migration 0018, still
-  go with what they belong to through the ORM's cascade.
+  go with what they belong to through the ORM's cascade;
+- the bell's board scores (numpy columns, binary COPY) against `scoring.score_board` of
+  the stored results, its standings against a re-score's, `scoring.running_totals`
+  against `running_total`, and the COPY against the values given.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import random
 from datetime import timedelta
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Count, Q, Sum
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -244,3 +247,204 @@ def test_deletes_still_reach_the_derived_rows(make_tournament, register_pairs, t
     )
     tournament.delete()
     assert not Standing.objects.filter(pair_id__in=pairs).exists()
+
+
+# --- The bell's scoring (issue 23, item 6, second part) -------------------------------
+#
+# `score_round` scores the boards from numpy columns and stores them by binary COPY, and
+# the standings of the bell total the scores it kept instead of reading them back. Here
+# the plain path is recomputed by hand from what the database holds, to the last bit.
+
+
+def _bits(values):
+    return [(math.copysign(1, v), v) if v is not None else None for v in values]
+
+
+@given(
+    method=st.sampled_from(scoring.METHODS),
+    pairs=st.lists(
+        st.lists(st.floats(min_value=-100, max_value=100, allow_nan=False), max_size=6),
+        max_size=20,
+    ),
+)
+def test_running_totals_is_running_total_to_the_last_bit(method, pairs):
+    expected = [scoring.running_total(method, points) for points in pairs]
+    got = scoring.running_totals(method, pairs)
+    assert _bits(got) == _bits(expected)
+
+
+def _store_random_results(rng: random.Random, round, tournament):
+    """Every kind of result at random: played (some repeated scores), passed out, not
+    played and adjusted (A+/A/A- on either side); some boards left to the cut-off."""
+    codes = ["A+", "A", "A-"]
+    for table in Table.objects.filter(round=round):
+        for board in Board.objects.filter(round=round):
+            roll = rng.random()
+            if roll < 0.12:
+                continue
+            fields: dict = {"state": "played", "ns_score": rng.choice([-100, 50, 110, 420])}
+            if roll < 0.2:
+                fields = {"state": "passed_out", "ns_score": 0}
+            elif roll < 0.28:
+                fields = {"state": "not_played", "ns_score": None}
+            elif roll < 0.4:
+                fields = {
+                    "state": "adjusted",
+                    "ns_score": None,
+                    "ns_adjustment": rng.choice(codes),
+                    "ew_adjustment": rng.choice(codes),
+                }
+            elif roll < 0.7:
+                fields["ns_score"] = rng.randrange(-2000, 2000, 10)
+            BoardResult.objects.create(
+                table=table, board=board, entered_at=round.starts_at, **fields
+            )
+
+
+@pytest.mark.parametrize(
+    ("seed", "method", "neuberg", "policy"),
+    [
+        (11, "MP", False, "avg_minus"),
+        (12, "MP", True, "avg"),
+        (13, "IMP", False, "not_played"),
+        (14, "XIMP", False, "avg_minus"),
+        (15, "MP", True, "not_played"),
+    ],
+)
+def test_the_bell_scores_as_the_plain_scoring_core(
+    make_tournament, register_pairs, t0, seed, method, neuberg, policy
+):
+    """Closed by the real clock, every board's stored scores are `scoring.score_board` of
+    its stored results (entries in table order, as the plain path built them), bit for
+    bit, with its datum; the standings of the bell are those a re-score reads back from
+    the database; and the next round is seated from the same history."""
+    rng = random.Random(seed)
+    tournament = make_tournament(
+        rounds=3,
+        boards_per_round=3,
+        scoring_method=method,
+        neuberg=neuberg,
+        unplayed_policy=policy,
+    )
+    register_pairs(tournament, rng.choice([9, 11]))  # odd: a bye in every round
+    advance(now=t0)
+    for number in (1, 2):
+        current = Round.objects.get(tournament=tournament, number=number)
+        _store_random_results(rng, current, tournament)
+        advance(now=current.ends_at)
+        current.refresh_from_db()
+        assert current.status == "closed"
+        for board in Board.objects.filter(round=current):
+            results = list(
+                BoardResult.objects.filter(board=board)
+                .select_related("table")
+                .order_by("table__number")
+            )
+            scored = [r for r in results if r.state in ("played", "passed_out", "adjusted")]
+            entries = [
+                (r.ns_adjustment, r.ew_adjustment) if r.state == "adjusted" else r.ns_score
+                for r in scored
+            ]
+            stored = {
+                (s.result_id, s.direction): s
+                for s in PairBoardScore.objects.filter(board=board, result__isnull=False)
+            }
+            assert len(stored) == 2 * len(results)
+            if scored:
+                plain = scoring.score_board(method, entries, neuberg=neuberg)
+                assert board.datum == plain.datum
+                ns = [stored[(r.pk, "NS")] for r in scored]
+                ew = [stored[(r.pk, "EW")] for r in scored]
+                # MP adjusted boards are stored settled against the pair's own play.
+                for side, points in ((ns, plain.ns_points), (ew, plain.ew_points)):
+                    for score, expected in zip(side, points, strict=True):
+                        assert score.completed
+                        if method == "MP" and score.artificial in ("A+", "A-"):
+                            continue
+                        assert _bits([score.points]) == _bits([expected])
+                        assert score.artificial == (
+                            "" if score.result.state != "adjusted"
+                            else (score.result.ns_adjustment if score.direction == "NS"
+                                  else score.result.ew_adjustment)
+                        )  # fmt: skip
+            for r in results:
+                if r.state == "not_played":
+                    for direction in ("NS", "EW"):
+                        assert stored[(r.pk, direction)].points is None
+                        assert not stored[(r.pk, direction)].completed
+            if current.bye_pair_id:
+                bye = PairBoardScore.objects.get(board=board, direction="BYE")
+                assert (bye.pair_id, bye.points, bye.artificial) == (
+                    current.bye_pair_id,
+                    board_scoring.AVERAGE[method],
+                    "A",
+                )
+        # The bell's standings (round scores from the scores it kept) against the
+        # database's: what a re-score would store.
+        at_the_bell = {s.pair_id: s.round_score for s in Standing.objects.filter(round=current)}
+        from_database = board_scoring._round_scores(current)
+        assert {pid: _bits([v]) for pid, v in at_the_bell.items() if v is not None} == {
+            pid: _bits([v]) for pid, v in from_database.items()
+        }
+        assert all(v is None for pid, v in at_the_bell.items() if pid not in from_database)
+        before = sorted(
+            Standing.objects.filter(round=current).values_list(
+                "pair_id", "round_score", "total", "boards_completed", "position"
+            )
+        )
+        board_scoring.record_standings(round=Round.objects.get(pk=current.pk))
+        assert (
+            sorted(
+                Standing.objects.filter(round=current).values_list(
+                    "pair_id", "round_score", "total", "boards_completed", "position"
+                )
+            )
+            == before
+        )
+
+
+@needs_postgresql
+@pytest.mark.django_db
+@settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    rows=st.lists(
+        st.tuples(
+            st.one_of(st.none(), st.floats(allow_nan=False, allow_infinity=False)),
+            st.booleans(),
+            st.sampled_from(["", "A", "A+", "A-", "NS", 'E"W', "\\", "牌", "{,}"]),
+        ),
+        min_size=1,
+        max_size=30,
+    )
+)
+def test_copy_rows_stores_the_very_values(make_tournament, register_pairs, rows):
+    """The binary COPY stores each value as given: the float's own bits (-0.0 too), NULLs
+    and any text."""
+    board = Board.objects.first()
+    if board is None:
+        tournament = make_tournament(rounds=1, boards_per_round=1)
+        register_pairs(tournament, 2)
+        advance(now=tournament.start_at)
+        board = Board.objects.get(round__tournament=tournament)
+    pair_ids = list(Pair.objects.values_list("id", flat=True))
+    from tournaments import sql
+
+    with transaction.atomic():
+        PairBoardScore.objects.filter(board=board).delete()
+        sql.copy_rows(
+            PairBoardScore,
+            ("pair", "board", "result", "direction", "points", "completed", "artificial"),
+            [
+                (pair_ids[0] + n, board.pk, None, text[:3], points, points is not None, text[:2])
+                for n, (points, _flag, text) in enumerate(rows)
+            ],
+        )
+        back = list(
+            PairBoardScore.objects.filter(board=board)
+            .order_by("pair_id")
+            .values_list("points", "completed", "direction", "artificial")
+        )
+        transaction.set_rollback(True)
+    assert [(_bits([p]), c, d, a) for p, c, d, a in back] == [
+        (_bits([points]), points is not None, text[:3], text[:2]) for points, _flag, text in rows
+    ]

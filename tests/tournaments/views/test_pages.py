@@ -46,7 +46,7 @@ def event(make_tournament, register_pairs, t0, clock):
 
 def table_url(event, table=None):
     table = table or event.tables[0]
-    return reverse("table", args=[event.t.id, table.id])
+    return reverse("table", args=[event.t.id, table.round.number, table.number])
 
 
 def entry(board: int, **fields) -> dict:
@@ -134,7 +134,7 @@ def test_an_organiser_not_seated_uses_admin_not_this_page(client, event, organis
 def test_a_table_of_another_tournament_is_not_found(client, event, make_tournament):
     other = make_tournament()
     client.force_login(event.ns)
-    url = reverse("table", args=[other.id, event.tables[0].id])
+    url = reverse("table", args=[other.id, event.tables[0].round.number, event.tables[0].number])
     assert client.get(url).status_code == 404
 
 

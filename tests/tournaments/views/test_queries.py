@@ -118,7 +118,7 @@ def test_big_event_pages_use_a_bounded_number_of_queries(
         with django_assert_max_num_queries(BOUNDS["profile"]):
             assert client.get(reverse("profile", args=[player.username])).status_code == 200
 
-        table_url = reverse("table", args=[t, table.id])
+        table_url = reverse("table", args=[t, table.round.number, table.number])
         with django_assert_max_num_queries(BOUNDS["table"]):
             page = client.get(table_url)
         assert page.status_code == 200

@@ -217,7 +217,9 @@ def test_a_pause_sends_every_row_with_the_notice_and_a_resume_takes_it_away(
     client, event, organiser
 ):
     client.force_login(event.ew)
-    table_url = reverse("table", args=[event.t.id, event.tables[0].id])
+    table_url = reverse(
+        "table", args=[event.t.id, event.tables[0].round.number, event.tables[0].number]
+    )
     page = client.get(table_url)
     query = {f"rv_{r.board.number}": r.version for r in page.context["rows"]}
     query["rs"] = page.context["round_state"]

@@ -39,7 +39,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--demo",
             action="store_true",
-            help="the online demo: its seats, and its next event when one ends",
+            help="the online demos: their seats, and the next events as they end",
         )
         parser.add_argument("--url", default="ws://127.0.0.1:8000", help="the server's base")
         parser.add_argument("--pace", default="2-6", help="seconds before each action: 2-6, 0")
@@ -63,7 +63,7 @@ class Command(BaseCommand):
         hook = None
         names: tuple[str, ...] = ()
         if demo:
-            from tournaments.demo.online import DEMO_ONLINE_NAME, ensure_online_demo
+            from tournaments.demo.online import DEMO_ONLINE_NAMES, ensure_online_demos
             from tournaments.errors import ServiceError
             from tournaments.services.simulator import refuse_demo_data_unless_allowed
 
@@ -72,12 +72,15 @@ class Command(BaseCommand):
             except ServiceError as error:
                 raise CommandError(str(error)) from error
 
-            names = (DEMO_ONLINE_NAME,)
+            names = DEMO_ONLINE_NAMES
 
             def hook():
-                made = ensure_online_demo()
-                if made.created:
-                    self.stdout.write(f"play_robots: the next online demo, id {made.tournament.pk}")
+                for made in ensure_online_demos():
+                    if made.created:
+                        self.stdout.write(
+                            f"play_robots: the next online demo, id {made.tournament.pk}: "
+                            f"{made.tournament.name}"
+                        )
 
         if tournament:
             found = set(

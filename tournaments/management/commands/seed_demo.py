@@ -48,13 +48,14 @@ class Command(BaseCommand):
             )
         except ServiceError as error:
             raise CommandError(str(error)) from error
-        from tournaments.demo.online import ensure_online_demo, online_usernames
+        from tournaments.demo.online import SEATS, ensure_online_demos, seat_offer
 
         try:
-            online = ensure_online_demo()
+            online = ensure_online_demos()
         except ServiceError as error:
             raise CommandError(str(error)) from error
-        setup.replaced.extend(online.removed)
+        for made in online:
+            setup.replaced.extend(made.removed)
         for name in setup.replaced:
             self.stdout.write(f"Replaced a stale demo: {name}")
         live = setup.live
@@ -68,16 +69,25 @@ class Command(BaseCommand):
                 f"{reverse('tournament', args=[live.id])}"
             )
         )
-        verb = "created" if online.created else "already on schedule"
-        seated = online_usernames(online.tournament.pairs.count() * 2)
-        first, last = seated[0], seated[-1]
-        self.stdout.write(
-            self.style.SUCCESS(
-                f"Online demo “{online.tournament.name}” (id {online.tournament.id}) {verb}: "
-                f"robots play it card by card; log in as {first} … {last} to take a seat; "
-                f"watch at {reverse('tournament', args=[online.tournament.id])}"
+        for made in online:
+            t = made.tournament
+            verb = "created" if made.created else "already on schedule"
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"Online demo “{t.name}” (id {t.id}) {verb}: robots play it card by card, "
+                    f"{t.round_length.total_seconds() / 60:g}-minute rounds of "
+                    f"{t.boards_per_round} boards; watch at {reverse('tournament', args=[t.id])}"
+                )
             )
-        )
+        offer = seat_offer(tournaments=[made.tournament for made in online])
+        if offer is not None and offer.usernames:
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"Take a seat: log in as {offer.usernames[0]} (password "
+                    f"“{offer.password}”; {SEATS.username_prefix}01 … are its players) and "
+                    f"the robot in that seat leaves."
+                )
+            )
         if setup.finished is not None:
             verb = "simulated" if setup.finished_created else "already there"
             self.stdout.write(

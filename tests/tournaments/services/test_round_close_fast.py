@@ -85,7 +85,11 @@ def _read_back(array_type: str, field, values):
         return [row[0] for row in cursor.fetchall()]
 
 
-no_nul = st.text(alphabet=st.characters(blacklist_characters="\x00"), max_size=12)
+# Text as it reaches us: decoded UTF-8 has no lone surrogates, and PostgreSQL text no NUL.
+no_nul = st.text(
+    alphabet=st.characters(blacklist_characters="\x00", blacklist_categories=("Cs",)),
+    max_size=12,
+)
 
 
 @needs_postgresql

@@ -136,7 +136,10 @@ def test_seated_player_enters_result_and_opponent_confirms(
     assert re.search(r"table\s*1", text, re.IGNORECASE)
     shot(alice, "10-tournament-your-table")
     your_table.locator("text=Enter results").click()
-    alice.wait_for_url(f"{base}/t/{tournament.id}/tables/{table.id}/")
+    # A table is addressed by its round and number (the id address redirects there).
+    alice.wait_for_url(
+        f"{base}/t/{tournament.id}/rounds/{table.round.number}/tables/{table.number}/"
+    )
 
     # Board 1 (nobody vulnerable): 4♠ by North, 11 tricks, ♥K lead.
     row = alice.locator("#board-row-1")

@@ -60,7 +60,7 @@ def test_scores_cards_and_results():
 def test_notation_follows_the_language():
     with translation.override("zh-hans"):
         assert str(bridge.seat("N")) == "北"
-        assert str(bridge.vulnerability("Both")) == "双有"
+        assert str(bridge.vulnerability("Both")) == "双方有局"
         assert bridge.suits("3NT") == "3无将"
     with translation.override("en"):
         assert str(bridge.seat_name("W")) == "West"

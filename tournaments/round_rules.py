@@ -60,3 +60,31 @@ def table_bell(*, round_ends_at: datetime, table_ends_at: datetime | None) -> da
     if table_ends_at is not None and table_ends_at > round_ends_at:
         return table_ends_at
     return round_ends_at
+
+
+def clock_state(
+    *,
+    round_number: int,
+    round_status: str,
+    starts_at: datetime,
+    ends_at: datetime,
+    paused: bool,
+    now: datetime,
+) -> dict:
+    """The round's clock as the server has it (docs/PLAY_PROTOCOL.md, `clock`), for the
+    socket's snapshot and the table page's first drawing alike: the page shows this, never
+    a guess of its own. `ends_at` is the table's own bell (`table_bell`) where it has one."""
+    if round_status == RoundStatus.CLOSED:
+        status = "closed"
+    elif round_status == RoundStatus.OPEN and now >= starts_at:
+        status = "running"
+    else:
+        status = "scheduled"
+    return {
+        "round": round_number,
+        "status": status,
+        "starts_at": starts_at.isoformat(),
+        "ends_at": ends_at.isoformat(),
+        "paused": paused,
+        "now": now.isoformat(),
+    }

@@ -80,22 +80,14 @@ class _Context:
         return self.tournament_status == TournamentStatus.PAUSED
 
     def clock(self, now: datetime) -> dict:
-        """The round's clock as the server has it (docs/PLAY_PROTOCOL.md, `clock`): the
-        page shows this, never a guess of its own."""
-        if self.round_status == RoundStatus.CLOSED:
-            status = "closed"
-        elif self.round_status == RoundStatus.OPEN and now >= self.starts_at:
-            status = "running"
-        else:
-            status = "scheduled"
-        return {
-            "round": self.round_number,
-            "status": status,
-            "starts_at": self.starts_at.isoformat(),
-            "ends_at": self.ends_at.isoformat(),
-            "paused": self.paused,
-            "now": now.isoformat(),
-        }
+        return round_rules.clock_state(
+            round_number=self.round_number,
+            round_status=self.round_status,
+            starts_at=self.starts_at,
+            ends_at=self.ends_at,
+            paused=self.paused,
+            now=now,
+        )
 
 
 @cache

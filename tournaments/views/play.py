@@ -162,23 +162,14 @@ def _clock(tournament: Tournament, round: Round, table: Table) -> dict:
     """The round's clock for the page's first drawing, in the socket snapshot's shape
     (docs/PLAY_PROTOCOL.md, `clock`): the table's own bell when the director gave it extra
     time. The socket's state replaces it at once."""
-    now = timezone.now()
-    if round.status == RoundStatus.CLOSED:
-        status = "closed"
-    elif round.status == RoundStatus.OPEN and now >= round.starts_at:
-        status = "running"
-    else:
-        status = "scheduled"
-    return {
-        "round": round.number,
-        "status": status,
-        "starts_at": round.starts_at.isoformat(),
-        "ends_at": round_rules.table_bell(
-            round_ends_at=round.ends_at, table_ends_at=table.ends_at
-        ).isoformat(),
-        "paused": tournament.status == TournamentStatus.PAUSED,
-        "now": now.isoformat(),
-    }
+    return round_rules.clock_state(
+        round_number=round.number,
+        round_status=round.status,
+        starts_at=round.starts_at,
+        ends_at=round_rules.table_bell(round_ends_at=round.ends_at, table_ends_at=table.ends_at),
+        paused=tournament.status == TournamentStatus.PAUSED,
+        now=timezone.now(),
+    )
 
 
 def _names(table: Table) -> dict[str, str]:

@@ -27,6 +27,8 @@ from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring import SEATS
+
 from .. import round_rules
 from ..errors import ClockError
 from ..models import (
@@ -120,9 +122,6 @@ def _in_play(*, table: Table, now: datetime, elsewhere: str, too_late: str, fini
     if table.results.count() >= tournament.boards_per_round:
         raise ClockError(finished % {"t": table.number})
     return tournament, round, table, bell
-
-
-SEATS = ("N", "E", "S", "W")
 
 
 def seat_robot(

@@ -294,7 +294,8 @@ def online_progress(
     of `unplayed`, boards are played in order), the auction or the trick and whose turn
     from its stored actions (replayed as the table server replays them), who is
     connected, and how long the player to act has waited since the table's last action
-    (or the round's start). Five queries, whatever the number of tables."""
+    (or the round's start). Five queries, whatever the number of tables, and one more
+    for the boards this process does not keep as stored (`replays.board_states`)."""
     now = now or timezone.now()
     if not tables:
         return {}
@@ -326,6 +327,18 @@ def online_progress(
         robots.setdefault(table_id, set()).add(seat)
     live: dict[int, LiveTable] = {}
     open_now = round.status == RoundStatus.OPEN and round.starts_at <= now
+    in_play = []
+    for table_id in tables:
+        waiting = unplayed.get(table_id) or []
+        if waiting:
+            board_id, deal, dealer, vulnerability = boards[waiting[0]]
+            count, last_id = stored.get((table_id, board_id), (0, 0))
+            in_play.append(
+                replays.BoardAt(
+                    table_id, board_id, replays.Stored(count, last_id), deal, dealer, vulnerability
+                )
+            )
+    states = replays.board_states(in_play)
     for table_id in tables:
         waiting = unplayed.get(table_id) or []
         common = {
@@ -337,16 +350,7 @@ def online_progress(
             live[table_id] = LiveTable(board=None, **common)
             continue
         number = waiting[0]
-        board_id, deal, dealer, vulnerability = boards[number]
-        count, last_id = stored.get((table_id, board_id), (0, 0))
-        state = replays.board_state(
-            table_id=table_id,
-            board_id=board_id,
-            stored=replays.Stored(count, last_id),
-            deal=deal,
-            dealer=dealer,
-            vulnerability=vulnerability,
-        )
+        state = states[table_id, boards[number][0]]
         if state.is_over:  # the result is being stored as we read
             live[table_id] = LiveTable(board=number, phase="over", **common)
             continue

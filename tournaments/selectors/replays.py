@@ -22,6 +22,8 @@ from collections import OrderedDict
 from functools import cache
 from typing import NamedTuple
 
+from django.db.models import Q
+
 import play
 
 from .. import sql
@@ -206,6 +208,60 @@ def board_state(
         stored = Stored(len(rows), rows[-1].id if rows else 0)
     remember(table_id=table_id, board_id=board_id, stored=stored, deal=dealt, state=state)
     return state
+
+
+class BoardAt(NamedTuple):
+    """A board at a table as `board_states` takes it: where, how far it is stored, the deal."""
+
+    table_id: int
+    board_id: int
+    stored: Stored
+    deal: str
+    dealer: str
+    vulnerability: str
+
+
+def board_states(boards: list[BoardAt]) -> dict[tuple[int, int], play.BoardState]:
+    """`board_state` of many boards at once, keyed (table_id, board_id): the kept ones as
+    they are, every other one replayed from its rows, read for all of them in one query
+    (the console's live grid asks for a round's every table at each poll)."""
+    states: dict[tuple[int, int], play.BoardState] = {}
+    missing: dict[tuple[int, int], BoardAt] = {}
+    for board in boards:
+        key = (board.table_id, board.board_id)
+        kept = _recall(key)
+        dealt = (board.deal, board.dealer, board.vulnerability)
+        if kept is not None and kept.deal == dealt and kept.stored == board.stored:
+            states[key] = kept.state
+        else:
+            missing[key] = board
+    if not missing:
+        return states
+    tables_by_board: dict[int, list[int]] = {}
+    for table_id, board_id in missing:
+        tables_by_board.setdefault(board_id, []).append(table_id)
+    where = Q()
+    for board_id, table_ids in tables_by_board.items():
+        where |= Q(board_id=board_id, table_id__in=table_ids)
+    rows: dict[tuple[int, int], list[Row]] = {key: [] for key in missing}
+    for table_id, board_id, *fields in (
+        PlayAction.objects.filter(where)
+        .order_by("table_id", "board_id", "seq")
+        .values_list("table_id", "board_id", *Row._fields)
+    ):
+        rows[table_id, board_id].append(Row(*fields))
+    for key, board in missing.items():
+        read = rows[key]
+        stored = Stored(len(read), read[-1].id if read else 0)
+        if not _follows(read, 0, stored):
+            raise AssertionError(f"table {key[0]} board {key[1]}: seq is not 1, 2, 3 …")
+        state = play.BoardState.replay(
+            board.deal, board.dealer, board.vulnerability, map(action_of, read)
+        )
+        dealt = (board.deal, board.dealer, board.vulnerability)
+        remember(table_id=key[0], board_id=key[1], stored=stored, deal=dealt, state=state)
+        states[key] = state
+    return states
 
 
 def _follows(rows: list[Row], after: int, stored: Stored) -> bool:

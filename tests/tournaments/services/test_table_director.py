@@ -26,6 +26,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.selectors import console as console_selectors
+from tournaments.selectors import replays
 from tournaments.services import clock, presence, table_director, table_play
 
 pytestmark = pytest.mark.django_db
@@ -213,6 +214,29 @@ def test_online_progress_says_board_turn_idle_and_who_is_connected(online, direc
     assert set(live[one.pk].connected) == {"E"}
     assert live[two.pk].turn == "N" and live[two.pk].connected == {}
     assert set(progress.live) == {one.pk, two.pk}
+
+
+def test_online_progress_reads_the_boards_in_play_in_one_query_whatever_the_tables(
+    online, director, django_assert_num_queries
+):
+    """A process that keeps none of the boards (a web process polled by the console) reads
+    every table's actions at once, not one query per table."""
+    first, (one, two) = online
+    start = first.starts_at
+    _pass(one, "N", 1, now=start + timedelta(seconds=5))
+    _pass(two, "N", 1, now=start + timedelta(seconds=6))
+    _pass(two, "E", 2, now=start + timedelta(seconds=7))
+    unplayed = {one.pk: [1, 2], two.pk: [1, 2]}
+    replays.forget_all()
+    with django_assert_num_queries(6):
+        live = console_selectors.online_progress(
+            round=first, tables=[one.pk, two.pk], unplayed=unplayed, now=start
+        )
+    assert (live[one.pk].turn, live[two.pk].turn) == ("E", "S")
+    with django_assert_num_queries(5):  # all kept now: nothing more to read
+        console_selectors.online_progress(
+            round=first, tables=[one.pk, two.pk], unplayed=unplayed, now=start
+        )
 
 
 def test_a_robot_takes_an_absent_players_seat_and_is_recorded(online, director):

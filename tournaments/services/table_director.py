@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from datetime import datetime, timedelta
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
@@ -29,7 +30,7 @@ from django.utils.translation import gettext as _
 
 from scoring import SEATS
 
-from .. import round_rules
+from .. import round_rules, validators
 from ..errors import ClockError
 from ..models import (
     PlayMode,
@@ -50,6 +51,17 @@ from .permissions import RUN_CLOCK, require
 MAX_EXTRA_MINUTES = 60
 
 
+REASON_LENGTH = 500  # TableDirection.reason's max_length
+
+
+def _reason(text: str) -> str:
+    """The director's reason, checked as every free text is (`validators.typed_text`)."""
+    try:
+        return validators.typed_text(text, max_length=REASON_LENGTH, multiline=True)
+    except ValidationError as error:
+        raise ClockError(error.messages[0]) from None
+
+
 def give_extra_time(
     *, table: Table, minutes: float, by, reason: str = "", now: datetime | None = None
 ) -> Table:
@@ -66,7 +78,7 @@ def give_extra_time(
             _("Extra time is a positive number of minutes, at most %(n)s.")
             % {"n": MAX_EXTRA_MINUTES}
         )
-    reason = (reason or "").strip()[: TableDirection._meta.get_field("reason").max_length]
+    reason = _reason(reason)
     with transaction.atomic():
         tournament, round, table, bell = _in_play(
             table=table,
@@ -136,7 +148,7 @@ def seat_robot(
     require(by, RUN_CLOCK)
     if seat not in SEATS:
         raise ClockError(_("A seat is N, E, S or W."))
-    reason = (reason or "").strip()[: TableDirection._meta.get_field("reason").max_length]
+    reason = _reason(reason)
     with transaction.atomic():
         _tournament, round, table, _bell = _in_play(
             table=table,

@@ -239,6 +239,20 @@ def test_online_progress_reads_the_boards_in_play_in_one_query_whatever_the_tabl
         )
 
 
+def test_a_reason_with_a_control_or_reordering_character_is_refused_and_changes_nothing(
+    online, director
+):
+    _first, (one, _two) = online
+    for reason in ("late\x07", "4\u2660 \u202enatural"):
+        with pytest.raises(ClockError, match="may not contain"):
+            table_director.give_extra_time(table=one, minutes=3, by=director, reason=reason)
+        with pytest.raises(ClockError, match="may not contain"):
+            table_director.seat_robot(table=one, seat="S", by=director, reason=reason)
+    one.refresh_from_db()
+    assert one.ends_at is None
+    assert not TableDirection.objects.filter(table=one).exists()
+
+
 def test_a_robot_takes_an_absent_players_seat_and_is_recorded(online, director):
     first, (one, _two) = online
     act = table_director.seat_robot(table=one, seat="S", by=director, reason="S has gone")

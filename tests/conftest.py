@@ -135,20 +135,31 @@ def make_tournament(db):
 
 
 @pytest.fixture
-def register_pairs(make_user):
-    """register_pairs(tournament, n) -> n confirmed pairs in registration order."""
-    from tournaments.services.registration import register_pair
+def register_pairs(db, django_user_model):
+    """register_pairs(tournament, n) -> n confirmed pairs of new players (each user's
+    password "pw-" + username), numbered on from the tournament's last registration.
+
+    The rows `registration.register_pair` writes, in a few statements for all n pairs
+    (`bulk_registration`): registered pair by pair through every check, the fixture was a
+    tenth of the suite's time. The checks are `register_pair`'s tests' (and, as it does,
+    the fixture refuses once round 1 has started)."""
+    from django.contrib.auth.hashers import make_password
+
+    from tournaments.errors import RegistrationError
+    from tournaments.models import PlayerProfile, Tournament
+    from tournaments.services.bulk_registration import register_pairs_in_bulk
+    from tournaments.services.registration import before_start, registration_problem
 
     def register(tournament, n: int, *, now: datetime = T0 - timedelta(hours=1)):
-        pairs = []
-        for _ in range(n):
-            a, b = make_user(), make_user()
-            pairs.append(
-                register_pair(
-                    by=None, tournament=tournament, usernames=[a.username, b.username], now=now
-                )
-            )
-        return pairs
+        as_stored = Tournament.objects.get(pk=tournament.pk)
+        if not before_start(as_stored):
+            raise RegistrationError(registration_problem(as_stored, now) or "")
+        names = [f"player{next(_counter)}" for _ in range(2 * n)]
+        users = django_user_model.objects.bulk_create(
+            django_user_model(username=name, password=make_password("pw-" + name)) for name in names
+        )
+        PlayerProfile.objects.bulk_create(PlayerProfile(user=user) for user in users)
+        return register_pairs_in_bulk(tournament=as_stored, players=users, at=now)
 
     return register
 
@@ -168,14 +179,24 @@ def _default_language():
 def _rank_titles(request):
     """Transactional tests flush the database, rank titles and the directors' group
     (data migrations) included; put them back for every database test so the order of
-    tests never matters."""
+    tests never matters.
+
+    Put back committed, before the test's own transaction begins: put back inside it, the
+    rows were rolled back with the test, and every later test of the worker built them
+    again (a tenth of the suite's time went there)."""
     marker = request.node.get_closest_marker("django_db")
     if marker is None and not ({"db", "transactional_db"} & set(request.fixturenames)):
         return
     transactional = "transactional_db" in request.fixturenames or (
         marker is not None and marker.kwargs.get("transaction", False)
     )
+    request.getfixturevalue("django_db_setup")
+    with request.getfixturevalue("django_db_blocker").unblock():
+        _put_back_data_migration_rows()
     request.getfixturevalue("transactional_db" if transactional else "db")
+
+
+def _put_back_data_migration_rows() -> None:
     from django.contrib.auth.models import Group
 
     from tournaments.models import RankTitle

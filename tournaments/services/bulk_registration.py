@@ -12,6 +12,7 @@ from datetime import datetime
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
+from django.db.models import Max
 
 from ..models import Pair, PairMember, PairStatus, PlayerProfile, Tournament
 
@@ -47,12 +48,15 @@ def ensure_players(
 
 def register_pairs_in_bulk(*, tournament: Tournament, players: Sequence, at: datetime) -> list:
     """Confirmed pairs of consecutive `players` (1 with 2, 3 with 4, …), registration
-    numbers in that order: the rows `register_pair` writes, in two statements.
+    numbers in that order after the tournament's last: the rows `register_pair` writes,
+    in three statements.
 
     For fields of thousands of pairs built for benchmarks and tests, where registering
     pair by pair would measure nothing of interest. The per-pair checks are skipped;
     the database constraints (a player in one pair per tournament) still hold.
     """
+    last = Pair.objects.filter(tournament=tournament).aggregate(last=Max("registration_no"))
+    first = (last["last"] or 0) + 1
     pairs = Pair.objects.bulk_create(
         [
             Pair(
@@ -62,7 +66,7 @@ def register_pairs_in_bulk(*, tournament: Tournament, players: Sequence, at: dat
                 status=PairStatus.CONFIRMED,
                 proposed_at=at,
                 confirmed_at=at,
-                registration_no=i + 1,
+                registration_no=first + i,
             )
             for i in range(len(players) // 2)
         ],

@@ -101,18 +101,35 @@ def ensure_directors_group(apps=None) -> None:
     Permission = apps.get_model("auth", "Permission")
     Group = apps.get_model("auth", "Group")
     custom = dict(ORGANISER_PERMISSIONS)
+    # A dozen statements, not two per permission: a test database flushed by a
+    # transactional test has the group made again before the next test.
+    content_types = {}
+    for app_label, model, _codename in DIRECTORS_GROUP_PERMISSIONS:
+        if (app_label, model) not in content_types:
+            content_types[app_label, model], _created = ContentType.objects.get_or_create(
+                app_label=app_label, model=model
+            )
+    existing = {
+        (permission.content_type_id, permission.codename): permission
+        for permission in Permission.objects.filter(
+            content_type__in=list(content_types.values()),
+            codename__in={codename for _label, _model, codename in DIRECTORS_GROUP_PERMISSIONS},
+        )
+    }
     wanted = []
     for app_label, model, codename in DIRECTORS_GROUP_PERMISSIONS:
-        content_type, _created = ContentType.objects.get_or_create(app_label=app_label, model=model)
-        with translation.override(None):  # stored in English, as Django stores its own
-            if codename in custom:
-                name = str(custom[codename])
-            else:
-                action = codename.split("_", 1)[0]
-                name = f"Can {action} {apps.get_model(app_label, model)._meta.verbose_name}"
-        permission, _created = Permission.objects.get_or_create(
-            content_type=content_type, codename=codename, defaults={"name": name}
-        )
+        content_type = content_types[app_label, model]
+        permission = existing.get((content_type.pk, codename))
+        if permission is None:
+            with translation.override(None):  # stored in English, as Django stores its own
+                if codename in custom:
+                    name = str(custom[codename])
+                else:
+                    action = codename.split("_", 1)[0]
+                    name = f"Can {action} {apps.get_model(app_label, model)._meta.verbose_name}"
+            permission = Permission.objects.create(
+                content_type=content_type, codename=codename, name=name
+            )
         wanted.append(permission)
     group, _created = Group.objects.get_or_create(name=DIRECTORS_GROUP)
     group.permissions.set(wanted)

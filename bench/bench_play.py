@@ -558,13 +558,19 @@ class BellWatch(Watch):
         observe = super().observer(table_id)
 
         def observer(event: str, seat: str, data: dict, at: float) -> None:
-            if data.get("type") == "round_closed":
+            after_the_bell = (
+                data.get("type") == "snapshot"
+                and (data.get("clock") or {}).get("status") == "closed"
+            )
+            if data.get("type") == "round_closed" or after_the_bell:
+                # A socket opened as the bell rang (its seat moving to the next board)
+                # hears it in its snapshot: the closing view and the next seat alike.
                 view, following = data.get("view") or {}, data.get("next") or {}
-                self.told[table_id, seat] = (
+                self.told.setdefault((table_id, seat), (
                     at,
                     len(view.get("hands", {})) == 4,
                     following.get("round") == 2 and following.get("table") is not None,
-                )
+                ))  # fmt: skip
                 return
             if at >= self.rung_at:
                 return  # the round has closed: every hand is everyone's now (RULES 9)

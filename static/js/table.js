@@ -384,8 +384,15 @@ function receive(message) {
       notice = "";
       if (message.clock) clock = readClock(message.clock, clock);
       else if (message.view && message.view.paused !== undefined) clock.paused = Boolean(message.view.paused);
-      if (clock.status === "closed" && !closed) closed = { round: clock.round, next: undefined, over: cfg.tournamentOver, cutOff: message.cut_off || cfg.cutOff || null };
-      else if (closed && message.cut_off) closed.cutOff = message.cut_off;
+      if (clock.status === "closed" && !closed) {
+        // Opened after the bell (moving to the next board as it rang): the snapshot says
+        // what round_closed would have, where to sit next included.
+        closed = {
+          round: clock.round, next: message.next, cutOff: message.cut_off || cfg.cutOff || null,
+          over: message.tournament_over === undefined ? cfg.tournamentOver : Boolean(message.tournament_over),
+          resultsUrl: message.results_url,
+        };
+      } else if (closed && message.cut_off) closed.cutOff = message.cut_off;
       take(message);
       clockPhase = "";
       break;

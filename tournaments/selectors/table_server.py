@@ -215,6 +215,54 @@ def bell_news(*, closed_round_id: int) -> list[tuple[int, dict]]:
     return news
 
 
+def after_the_bell(*, table: Table, user_id: int | None) -> dict:
+    """What `round_closed` tells a socket about what comes next, for one that opened after
+    its round's bell (it was connecting, or moving to its next board, when the bell was
+    sent, and so heard none): {"next": where this user sits in the next round, as
+    `bell_news` says it, or None (a bye, the last round, not a player here),
+    "tournament_over", "results_url"}. Three queries; only such a late socket asks."""
+    closed = (
+        Round.objects.filter(pk=table.round_id)
+        .values("tournament_id", "number", "tournament__rounds")
+        .first()
+    )
+    if closed is None:
+        return {"next": None, "tournament_over": False, "results_url": None}
+    over = closed["number"] >= closed["tournament__rounds"]
+    following = None
+    pair_id = None
+    if user_id is not None:
+        pair_id = (
+            Pair.objects.filter(pk__in=(table.ns_pair_id, table.ew_pair_id))
+            .filter(Q(player1_id=user_id) | Q(player2_id=user_id))
+            .values_list("id", flat=True)
+            .first()
+        )
+    if pair_id is not None and not over:
+        row = (
+            Table.objects.filter(
+                round__tournament_id=closed["tournament_id"],
+                round__number=closed["number"] + 1,
+            )
+            .filter(Q(ns_pair_id=pair_id) | Q(ew_pair_id=pair_id))
+            .values_list("id", "number", "ns_pair_id", "round__number")
+            .first()
+        )
+        if row is not None:
+            table_id, number, ns_id, round_number = row
+            following = {
+                "round": round_number,
+                "table": table_id,
+                "table_number": number,
+                "direction": "NS" if ns_id == pair_id else "EW",
+            }
+    return {
+        "next": following,
+        "tournament_over": over,
+        "results_url": reverse("results", args=[closed["tournament_id"]]) if over else None,
+    }
+
+
 def user_afresh(user):
     """`user` as stored now, so that their permissions are read again (a socket keeps
     the user it was opened by, whose permissions Django caches): an account closed or

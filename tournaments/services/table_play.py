@@ -345,16 +345,27 @@ def board_view(*, table: Table, board_number: int, user, kibitz: bool = False) -
     the board, or every hand when the organiser lets kibitzers watch live); anyone else
     is refused (`NotAllowed`) and sees nothing. While the tournament is paused the view
     says so and offers nothing to do."""
-    return board_snapshot(table=table, board_number=board_number, user=user, kibitz=kibitz)[0]
+    return _snapshot(
+        table=table, board_number=board_number, user=user, kibitz=kibitz, told_next=False
+    )[0]
 
 
 def board_snapshot(
     *, table: Table, board_number: int, user, kibitz: bool = False
-) -> tuple[dict, dict, dict | None]:
+) -> tuple[dict, dict, dict | None, dict | None]:
     """(`board_view`'s view, the round's clock as the server has it, and once the round
     has closed what the bell made of the board if it cut it off — `round_closed`'s
-    `cut_off`, for a socket that missed that message): a socket's snapshot carries all
-    three, read together."""
+    `cut_off` — and what comes next — its `next`, `tournament_over` and `results_url` —
+    for a socket that missed that message): a socket's snapshot carries all four, read
+    together."""
+    return _snapshot(
+        table=table, board_number=board_number, user=user, kibitz=kibitz, told_next=True
+    )
+
+
+def _snapshot(
+    *, table: Table, board_number: int, user, kibitz: bool, told_next: bool
+) -> tuple[dict, dict, dict | None, dict | None]:
     table = table_seats.with_pairs(table)
     context = _context(table=table, board_number=board_number, lock=False)
     now_at = _table_now(table=table, board_number=board_number, context=context)
@@ -376,10 +387,12 @@ def board_snapshot(
     view = board_json(
         state, viewer=viewer, seat=seat, public=public, paused=paused, kibitzer=kibitzer
     )
-    cut_off = (
-        table_server.stored_cut_off(table=table, board_number=board_number) if public else None
-    )
-    return view, context.clock(timezone.now()), cut_off
+    cut_off, after = None, None
+    if public:
+        cut_off = table_server.stored_cut_off(table=table, board_number=board_number)
+        if told_next:
+            after = table_server.after_the_bell(table=table, user_id=getattr(user, "pk", None))
+    return view, context.clock(timezone.now()), cut_off, after
 
 
 def _pair_id(table: Table, user) -> int | None:

@@ -304,7 +304,7 @@ def _board_view(*, table, board_number: int, user, kibitz: bool = False) -> dict
 @table_db
 def _board_snapshot(
     *, table, board_number: int, user, kibitz: bool = False
-) -> tuple[dict, dict, dict | None]:
+) -> tuple[dict, dict, dict | None, dict | None]:
     return table_play.board_snapshot(
         table=table, board_number=board_number, user=user, kibitz=kibitz
     )
@@ -404,7 +404,7 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
         # event after it (and is dropped if the snapshot already has it), never lost.
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         try:
-            view, clock, cut_off = await _board_snapshot(
+            view, clock, cut_off, after = await _board_snapshot(
                 table=self.table, board_number=self.board_number, user=self.user,
                 kibitz=self.kibitz,
             )  # fmt: skip
@@ -414,7 +414,7 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
         self.watching = True
         self.take_sight(view)
         self.watch_checked_at = self.credential_checked_at = time.monotonic()
-        await self.send_view("snapshot", view, clock=clock, cut_off=cut_off)
+        await self.send_view("snapshot", view, clock=clock, cut_off=cut_off, after=after)
         await _present(self.channel_name, self.table_id, view["seat"], self.user_id)
         if self.scope.get(CREDENTIAL) is not None:
             self.checker = asyncio.ensure_future(self.keep_checking_credential())
@@ -522,7 +522,13 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
         return True
 
     async def send_view(
-        self, kind: str, view: dict, *, clock: dict | None = None, cut_off: dict | None = None
+        self,
+        kind: str,
+        view: dict,
+        *,
+        clock: dict | None = None,
+        cut_off: dict | None = None,
+        after: dict | None = None,
     ):
         seq = _view_seq(view)
         if self.takes(kind, seq):
@@ -531,6 +537,13 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
                 message["clock"] = clock  # the snapshot's: the round as the server has it
             if cut_off is not None:
                 message["cut_off"] = cut_off  # after the bell: what it made of this board
+            if after is not None:
+                # After the bell: what `round_closed` says comes next, for a socket that
+                # opened too late to hear it (it was moving to its next board then).
+                user_id = self.user_id
+                message["next"] = after["next"] if user_id is not None else None
+                message["tournament_over"] = after["tournament_over"]
+                message["results_url"] = after["results_url"]
             await self.send_json(message)
 
     async def send_view_text(self, seq: int, view_text: str):

@@ -333,6 +333,41 @@ def test_the_close_tells_each_seat_and_where_it_sits_next(room):
         assert seated.number == message["next"]["table_number"]
 
 
+def test_a_seat_that_opens_its_next_board_after_the_bell_hears_where_to_sit_next(room):
+    """A player moving to the next board as the bell rang (its old socket closed, the new
+    one not yet in the table's group) hears no `round_closed`: the snapshot says what it
+    would have, its next table included, and an anonymous one hears no next seat."""
+    table, tokens, first_round = room["table"], room["tokens"], room["round"]
+
+    async def scenario():
+        ends_at = await database_sync_to_async(
+            lambda: Round.objects.get(pk=first_round.pk).ends_at
+        )()
+        await database_sync_to_async(clock.advance)(now=ends_at + timedelta(seconds=1))
+        late = {}
+        for seat in ("N", "E"):
+            ws, _ = await connect(board_path(table, 2), token=tokens[seat])
+            late[seat] = await ws.receive_json_from(timeout=TIMEOUT)
+            await ws.disconnect()
+        ws, _ = await connect(board_path(table, 2))
+        late["public"] = await ws.receive_json_from(timeout=TIMEOUT)
+        await ws.disconnect()
+        return late
+
+    late = async_to_sync(scenario)()
+    following = Round.objects.get(tournament=first_round.tournament, number=2)
+    for seat in ("N", "E"):
+        message = late[seat]
+        assert message["type"] == "snapshot" and message["clock"]["status"] == "closed"
+        assert message["tournament_over"] is False and message["results_url"] is None
+        seated = following.tables.select_related("ns_pair", "ew_pair").get(
+            pk=message["next"]["table"]
+        )
+        assert seated.side_of(room["users"][seat].pk) == message["next"]["direction"]
+        assert (message["next"]["round"], message["next"]["table_number"]) == (2, seated.number)
+    assert late["public"]["type"] == "snapshot" and late["public"]["next"] is None
+
+
 def test_the_bell_is_answered_by_every_socket_without_a_single_statement(room, monkeypatch):
     """Issue 23: a socket answers the bell from the message (`table_server.bell_news`) and
     the board its process keeps: its closing view and next seat need no read. The view is

@@ -200,6 +200,13 @@ def summary(path: str) -> None:
                 "queries constant",
                 met(same),
             )
+        elif kind == "movement_close":
+            add(
+                "round close, two-winner Mitchell",
+                f"{e['tables']} tables × {e['boards']} boards, round {e['round']} of {e['rounds']}",
+                f"{e['ms']} ms, {e['queries']} queries; the last round's "
+                f"{e['final_ms']} ms, {e['final_queries']} queries",
+            )
         elif kind == "pages":
             add(
                 f"pages, 2,000 pairs ({e['stage']})",

@@ -8,8 +8,9 @@ in a Howell they are "1" … "2T". A position that no pair holds is the phantom:
 meets it sits the round out (a bye).
 
 Boards are *board sets*: `boards` lists the board numbers (1-based, of the movement's
-`board_sets × boards_per_set` boards) a table plays in a round. Played online every table
-of a round may play the same boards instead; the seating is the movement's either way.
+`board_sets × boards_per_set` boards) a table plays in a round, as a club's travelling
+boards go. The product's events play the round's boards at every table instead (RULES 10:
+duplicated boards, online and face to face); the seating is the movement's either way.
 """
 
 from __future__ import annotations

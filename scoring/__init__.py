@@ -14,9 +14,10 @@ Field scoring of one board (RULES 5.2–5.4), results in input order
     matchpoint_percentages(ns_scores) -> list[float]
     cross_imps(ns_scores) -> list[float]
     datum_imps(ns_scores) -> (datum, list[int])
-    score_board(method, entries, *, neuberg=False) -> BoardScores
+    score_board(method, entries, *, neuberg=False, expected=None) -> BoardScores
         method "MP" | "IMP" | "XIMP"; an entry is an NS score or (ns_code, ew_code)
-        with codes "A+", "A", "A-" for artificial adjusted scores.
+        with codes "A+", "A", "A-" for artificial adjusted scores; `expected`:
+        Neuberg's E from a movement (RULES 10), None = the entries.
 Totals, ranking and master points (RULES 5.3, 6, 7)
     running_total(method, board_points) -> float   IMP: sum; MP: mean (0.0 if none)
     running_totals(method, [board_points]) -> list[float]   many pairs at once
@@ -28,6 +29,8 @@ Totals, ranking and master points (RULES 5.3, 6, 7)
     tie_break(above_key, below_key) -> None | TIE_BOARDS | TIE_REGISTRATION: what
         separated two neighbours equal on total
     rank_pairs(pairs: [PairTotal], *, total_boards, threshold) -> list[RankedPair]
+        pairs of different `field`s ("NS", "EW": two winners, RULES 10) ranked apart
+    field_positions([(field, standing_key)]) -> list[int]   positions within each field
     master_points(completed_pairs) -> list[int]    points for ranks 1..F
     rank_title(master_point_total, thresholds=DEFAULT_TITLE_THRESHOLDS) -> index into
         RANK_TITLES, the twelve (code, Chinese, English) titles from lowest to highest
@@ -89,6 +92,7 @@ from .ranking import (
     PairTotal,
     RankedPair,
     completion,
+    field_positions,
     rank_pairs,
     running_total,
     running_totals,
@@ -123,6 +127,7 @@ __all__ = [
     "cross_imps",
     "datum_discard_count",
     "datum_imps",
+    "field_positions",
     "declarer_score",
     "imps",
     "master_points",

@@ -8,7 +8,9 @@ with thousands of results scores in about a millisecond.
 Artificial adjusted scores (A+/A/A-) are fixed points for the side that gets them;
 played results are compared only with each other, so an adjustment never moves anyone
 else's score. With ``neuberg=True`` (MP only) the played results' matchpoints are
-rescaled by Neuberg's formula to the size of the whole field, played plus adjusted.
+rescaled by Neuberg's formula to the size of the whole field: E, played plus adjusted,
+or, given as ``expected``, the number of times the movement has the board played
+(RULES 10: a table that never reached it counts although it left no entry).
 """
 
 from collections.abc import Sequence
@@ -182,8 +184,31 @@ def _split_entries(entries) -> tuple[np.ndarray, slice | list[int], list[tuple[i
     return _score_array(played), played_at, adjusted
 
 
+def _expected(expected: int | None, entries: int, neuberg: bool) -> int:
+    """Neuberg's E: ``expected`` when given, else the entries (played and adjusted)."""
+    if expected is None:
+        return entries
+    if not neuberg:
+        # E only means something to Neuberg's formula: without it the played results
+        # are compared among themselves, and a silent E would hide a caller's mistake.
+        raise ScoringError("an expected number of results is Neuberg's E: give neuberg=True")
+    if isinstance(expected, bool) or not isinstance(expected, int | np.integer):
+        raise ScoringError(
+            f"the expected number of results must be a whole number; got {expected!r}"
+        )
+    if expected < entries:
+        raise ScoringError(
+            f"a board has {entries} results: it cannot be expected to have {expected}"
+        )
+    return int(expected)
+
+
 def score_board(
-    method: str, entries: Sequence["int | tuple[str, str]"], *, neuberg: bool = False
+    method: str,
+    entries: Sequence["int | tuple[str, str]"],
+    *,
+    neuberg: bool = False,
+    expected: int | None = None,
 ) -> BoardScores:
     """Score every entry of one board by ``method`` ("MP", "IMP" or "XIMP").
 
@@ -191,15 +216,20 @@ def score_board(
     codes ``(ns_code, ew_code)``, each "A+", "A" or "A-". ``neuberg`` only affects MP:
     IMP adjustments are fixed IMPs and the played results are already averaged over
     their own comparisons, so there is nothing to rescale.
+
+    ``expected`` (with ``neuberg`` only) is Neuberg's E when it is more than the entries:
+    in a movement, how many tables the board is played at, a table that left no entry
+    (cut off with no score) included (RULES 10). None: E is the entries, played and
+    adjusted. Fewer than the entries is refused.
     """
     method = validate_method(method)
     scores, played_at, adjusted = _split_entries(entries)
     size = scores.size + len(adjusted)
+    field_size = _expected(expected, size, neuberg)
 
     datum = None
     if method == "MP":
-        expected = size if neuberg else scores.size
-        ns_played = _percentages(_matchpoints(scores), expected)
+        ns_played = _percentages(_matchpoints(scores), field_size if neuberg else scores.size)
         ew_played = 100.0 - ns_played
         artificial = ARTIFICIAL_PERCENT
     else:

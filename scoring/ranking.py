@@ -1,4 +1,4 @@
-"""Running totals, completion and the final ranking (RULES 5.3 last bullet, 6, 7)."""
+"""Running totals, completion and the final ranking (RULES 5.3 last bullet, 6, 7, 10)."""
 
 import contextlib
 import math
@@ -21,6 +21,9 @@ class PairTotal:
     total: float
     boards_completed: int
     registration_no: int
+    # The field the pair is ranked in: "NS" or "EW" in a two-winner movement (RULES 10),
+    # "" when the event has one winner.
+    field: str = ""
 
 
 @dataclass(frozen=True)
@@ -30,8 +33,9 @@ class RankedPair:
     boards_completed: int
     completion: float
     completed: bool
-    rank: int | None
+    rank: int | None  # within the pair's field
     master_points: int
+    field: str = ""
 
 
 def total_from_sum(method: str, points_sum: float, boards: int) -> float:
@@ -124,12 +128,33 @@ def rank_pairs(
     """Final standings: the pairs that completed, ranked 1..F with master points, then
     the rest unranked. Both groups are ordered by total, then boards completed, then
     registration order; the last tie-break is unique, so no two pairs share a rank.
+
+    Pairs of different `field`s (a two-winner movement's NS and EW pairs, RULES 10) are
+    ranked apart, each field as if it were the whole event: its own ranks 1..F, F its
+    own number of completers for the master points. The fields follow each other in the
+    order they first appear in `pairs`; one field (all "") is one list.
     """
     minimum = _threshold(threshold)
     pairs = list(pairs)
     if len({pair.pair_id for pair in pairs}) != len(pairs):
         raise ScoringError("a pair appears twice in the standings")
+    for pair in pairs:
+        if not isinstance(pair.field, str):
+            raise ScoringError(f"a pair's field is a name such as 'NS', got {pair.field!r}")
     completions = {pair.pair_id: completion(pair.boards_completed, total_boards) for pair in pairs}
+    fields: dict[str, list[PairTotal]] = {}
+    for pair in pairs:
+        fields.setdefault(pair.field, []).append(pair)
+    standings: list[RankedPair] = []
+    for members in fields.values():
+        standings.extend(_rank_field(members, completions, minimum))
+    return standings
+
+
+def _rank_field(
+    pairs: list[PairTotal], completions: dict[int, float], minimum: float
+) -> list[RankedPair]:
+    """One field's final standings (`rank_pairs`)."""
     ordered = sorted(pairs, key=_standing)
     finishers = [p for p in ordered if _completes(p, completions[p.pair_id], minimum)]
     others = [p for p in ordered if not _completes(p, completions[p.pair_id], minimum)]
@@ -144,8 +169,22 @@ def rank_pairs(
             completed=rank is not None,
             rank=rank,
             master_points=points,
+            field=pair.field,
         )
 
     standings = [ranked(p, rank, awards[rank - 1]) for rank, p in enumerate(finishers, 1)]
     standings.extend(ranked(p, None, 0) for p in others)
     return standings
+
+
+def field_positions(keys: Sequence[tuple[str, tuple]]) -> list[int]:
+    """The standings position of each (field, `standing_key`) in its own field: 1 for
+    the best of each field (RULES 4, 10). One field: the positions of one list."""
+    order = sorted(range(len(keys)), key=lambda i: keys[i][1])
+    positions = [0] * len(keys)
+    reached: dict[str, int] = {}
+    for i in order:
+        field = keys[i][0]
+        reached[field] = reached.get(field, 0) + 1
+        positions[i] = reached[field]
+    return positions

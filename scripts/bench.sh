@@ -56,6 +56,7 @@ export DJANGO_SETTINGS_MODULE=config.settings.base DEBUG=false LOG_LEVEL=WARNING
 $PY manage.py migrate --noinput -v0 || exit 1
 
 run round_close $PY bench/bench_round_close.py
+run movement_close $PY bench/bench_movement_close.py
 run pages $PY bench/bench_pages.py
 run load $PY bench/bench_load.py
 run play $PY bench/bench_play.py

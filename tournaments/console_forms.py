@@ -9,7 +9,14 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from .forms import NONE, QuickSelect, ResultForm
-from .models import Adjustment, FirstRoundDraw, PlayMode, ScoringMethod, UnplayedPolicy
+from .models import (
+    Adjustment,
+    FirstRoundDraw,
+    PlayMode,
+    ScoringMethod,
+    Seating,
+    UnplayedPolicy,
+)
 
 ADJUSTMENTS = [NONE, *Adjustment.choices]
 
@@ -88,7 +95,64 @@ class RobotForm(forms.Form):
     )
 
 
-class NewTournamentForm(forms.Form):
+# A movement file is a few kilobytes (a 30-table Mitchell's .ASC is under 20 kB).
+MOVEMENT_FILE_MAX_BYTES = 256 * 1024
+
+
+class SeatingFields(forms.Form):
+    """How the rounds are seated (RULES 10): Swiss or a movement, one winner or two, and an
+    organiser's own movement as a file. `formats.movement_rules` checks the combination."""
+
+    seating = forms.ChoiceField(
+        label=_("Seating"), choices=Seating.choices, initial=Seating.SWISS, required=False
+    )
+    winners = forms.TypedChoiceField(
+        label=_("Winners"),
+        choices=[
+            ("", _("As the seating gives: two for a Mitchell, one otherwise")),
+            (1, _("One winner")),
+            (2, _("Two winners: NS and EW ranked apart")),
+        ],
+        coerce=int,
+        empty_value=None,
+        initial="",
+        required=False,
+        help_text=_(
+            "Two winners: a Mitchell, or a given movement whose pairs keep their direction."
+        ),
+    )
+    movement_file = forms.FileField(
+        label=_("Movement file"),
+        required=False,
+        help_text=_("With “A movement given as data”: an .ASC movement file, or its JSON form."),
+    )
+
+    def clean_movement_file(self) -> bytes | None:
+        upload = self.cleaned_data.get("movement_file")
+        if not upload:
+            return None
+        if upload.size > MOVEMENT_FILE_MAX_BYTES:
+            raise forms.ValidationError(
+                _("A movement file has at most %(n)s kB.") % {"n": MOVEMENT_FILE_MAX_BYTES // 1024}
+            )
+        return upload.read()
+
+    def seating_settings(self) -> dict:
+        """The seating keywords of `setup.create_tournament` / `change_movement`."""
+        data = self.cleaned_data
+        return {
+            "seating": data.get("seating") or Seating.SWISS,
+            "winners": data.get("winners"),
+            "arrow_switch": False,  # not offered (RULES 10): the API refuses it, saying why
+            "movement": data.get("movement_file"),
+        }
+
+
+class MovementSettingsForm(SeatingFields):
+    """The console's seating page: the seating changed until round 1 starts."""
+
+
+class NewTournamentForm(SeatingFields):
     """Every setting `setup.create_tournament` takes, so an event is set up and run from
     the console alone; the service checks each one (the limits and messages of the API
     and admin), the form only reads the fields."""
@@ -153,7 +217,9 @@ class NewTournamentForm(forms.Form):
         required=False,
     )
     neuberg = forms.BooleanField(
-        label=_("Neuberg for boards with artificial scores"), required=False
+        label=_("Neuberg for boards with artificial scores"),
+        required=False,
+        help_text=_("On by default for a movement."),
     )
 
     def settings(self) -> dict:
@@ -181,4 +247,5 @@ class NewTournamentForm(forms.Form):
             "first_round_draw": data["first_round_draw"],
             "neuberg": data["neuberg"],
             "kibitz_live": data["kibitz_live"],
+            **self.seating_settings(),
         }

@@ -75,6 +75,15 @@ def pair_names(name1: str, name2: str) -> str:
     return f"{name1} – {name2}"
 
 
+class Seating(models.TextChoices):
+    """How a pairs tournament's rounds are seated (RULES 4, RULES 10)."""
+
+    SWISS = "swiss", _("Swiss: by score, no rematch")
+    MITCHELL = "mitchell", _("Mitchell movement")
+    HOWELL = "howell", _("Howell movement")
+    MOVEMENT = "movement", _("A movement given as data")
+
+
 class PlayMode(models.TextChoices):
     ENTERED = "entered", _("Played elsewhere, results entered")
     ONLINE = "online", _("Played online at the system's tables")
@@ -181,6 +190,19 @@ class Tournament(models.Model):
         editable=False,
         help_text=_("The seed of the random first-round draw: the draw can be replayed from it."),
     )
+    seating = models.CharField(
+        _("seating"), max_length=10, choices=Seating.choices, default=Seating.SWISS
+    )
+    # One winner (one field) or two (the NS and the EW pairs ranked apart: a Mitchell).
+    winners = models.PositiveSmallIntegerField(_("winners"), default=1)
+    arrow_switch = models.BooleanField(
+        _("arrow-switch"),
+        default=False,
+        help_text=_("Mitchell: in some rounds every table swaps NS and EW, for one winner."),
+    )
+    # The movement as data (`movements.to_json`): the organiser's own (seating "movement")
+    # from when it is given, a generated one from round 1's start. Fixed once round 1 starts.
+    movement = models.JSONField(_("movement"), null=True, blank=True)
     status = models.CharField(
         _("status"), max_length=10, choices=TournamentStatus.choices, default="scheduled"
     )
@@ -220,6 +242,10 @@ class Tournament(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(round_length__gt=timedelta(0)), name="tournament_round_length_positive"
+            ),
+            models.CheckConstraint(condition=Q(winners__in=(1, 2)), name="tournament_winners"),
+            models.CheckConstraint(
+                condition=Q(winners=1) | ~Q(seating="swiss"), name="tournament_two_winners_move"
             ),
         ]
 
@@ -269,6 +295,10 @@ class Pair(models.Model):
     confirmed_at = models.DateTimeField(_("registered at"), null=True, blank=True)
     registration_no = models.PositiveIntegerField(_("registration no."), null=True, blank=True)
     withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    # A movement's position this pair holds (RULES 10), from round 1's start or a late entry.
+    position = models.PositiveSmallIntegerField(_("movement position"), null=True, blank=True)
+    # The field it is ranked in: "NS" or "EW" in a two-winner event, "" in one field.
+    field = models.CharField(_("field"), max_length=2, blank=True, default="")
     # Running state, rewritten from PairBoardScore at every round close / re-score.
     total = models.FloatField(_("total"), default=0.0)
     boards_completed = models.PositiveIntegerField(_("boards completed"), default=0)
@@ -294,6 +324,9 @@ class Pair(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["tournament", "registration_no"], name="pair_unique_registration_no"
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "position"], name="pair_unique_movement_position"
             ),
             models.CheckConstraint(
                 condition=~Q(player1=models.F("player2")), name="pair_two_different_players"

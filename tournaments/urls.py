@@ -4,7 +4,7 @@ from django.templatetags.static import static
 from django.urls import path
 
 from . import converters, views  # noqa: F401  (converters: registers `<id:…>`)
-from .views import console
+from .views import console, movement
 
 # Row numbers in URLs are `<id:…>`: digits that fit a 64-bit integer, any other is a 404.
 
@@ -55,6 +55,21 @@ urlpatterns = [
         "t/<id:tournament_id>/rounds/<id:number>/seating/",
         views.seating_sheet,
         name="seating_sheet",
+    ),
+    # A movement's paper (seatings by a movement only: a Swiss event's is a 404). Travel
+    # cards are addressed by the movement's position, as the club scorers number pairs.
+    path("t/<id:tournament_id>/movement/", movement.movement, name="movement"),
+    path("t/<id:tournament_id>/movement/tables/", movement.table_cards, name="movement_tables"),
+    path(
+        "t/<id:tournament_id>/movement/tables/<id:number>/",
+        movement.table_cards,
+        name="movement_table",
+    ),
+    path("t/<id:tournament_id>/movement/pairs/", movement.travel_cards, name="movement_travel"),
+    path(
+        "t/<id:tournament_id>/movement/pairs/<id:position>/",
+        movement.travel_cards,
+        name="movement_pair",
     ),
     # Registration
     path("t/<id:tournament_id>/register/", views.propose_pair, name="propose_pair"),
@@ -107,6 +122,7 @@ urlpatterns = [
     path("console/new/", console.new_tournament, name="console_new"),
     path("console/<id:tournament_id>/", console.console, name="console"),
     path("console/<id:tournament_id>/progress/", console.progress, name="console_progress"),
+    path("console/<id:tournament_id>/seating/", console.seating, name="console_seating"),
     path("console/<id:tournament_id>/do/<slug:name>/", console.action, name="console_action"),
     path(
         "console/<id:tournament_id>/tables/<id:table_id>/extra-time/",

@@ -57,6 +57,14 @@
     if (target.matches("select[data-autosubmit]")) target.form.submit();
     var form = target.closest && target.closest("[data-result-form]");
     if (form && target.name && /-level$/.test(target.name)) syncPassOut(form);
+    // A new tournament: Neuberg follows the seating (on for a movement, SPEC 10) until
+    // the organiser sets it.
+    var seatingForm = target.closest && target.closest("[data-neuberg-follows]");
+    if (seatingForm && target.name === "neuberg") target.dataset.touched = "1";
+    if (seatingForm && target.name === "seating") {
+      var neuberg = seatingForm.querySelector("input[name=neuberg]");
+      if (neuberg && !neuberg.dataset.touched) neuberg.checked = target.value !== "swiss";
+    }
   });
 
   // A row of the table page that the player is working in: focus inside it, or a

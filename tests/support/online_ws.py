@@ -27,8 +27,10 @@ def open_online_round(
     boards=2,
     rounds=2,
     round_length=timedelta(hours=1),
+    **settings,
 ):
-    """An online tournament whose round 1 is open now (for an hour): (round, tables)."""
+    """An online tournament whose round 1 is open now (for an hour): (round, tables).
+    `settings`: more of the tournament's fields (a movement's `seating`, `winners`)."""
     now = timezone.now()
     tournament = make_tournament(
         play="online",
@@ -38,6 +40,7 @@ def open_online_round(
         boards_per_round=boards,
         round_length=round_length,
         gap_length=timedelta(0),
+        **settings,
     )
     register_pairs(tournament, pairs, now=now - timedelta(minutes=10))
     clock.advance(now=now)

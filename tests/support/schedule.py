@@ -48,6 +48,7 @@ SECONDS: dict[str, float] = {
     "tests/tournaments/services/test_simulation.py": 50,
     "tests/tournaments/views/test_browser_cards_and_accounts.py": 47,
     "tests/tournaments/robots/test_robot_tournament.py": 45,
+    "tests/tournaments/robots/test_robot_mitchell.py": 40,
     "tests/tournaments/views/test_browser.py": 39,
     "tests/scoring/test_properties.py": 36,
     "tests/tournaments/online/test_tournament.py": 35,

@@ -80,6 +80,10 @@ def _tournament(t: Tournament, *, current_round=None, pair_count: int | None = N
         "completion_threshold": float(t.completion_threshold),
         "unplayed_policy": t.unplayed_policy,
         "play": t.play,
+        "seating": t.seating,
+        "winners": t.winners,
+        "arrow_switch": t.arrow_switch,
+        "neuberg": t.neuberg,
         "pair_count": pair_count,
         "current_round": _round_summary(current_round),
         "finished_at": t.finished_at,
@@ -145,6 +149,11 @@ def create_tournament(request, payload: TournamentIn):
         completion_threshold=payload.completion_threshold,
         unplayed_policy=payload.unplayed_policy,
         play=payload.play,
+        seating=payload.seating,
+        winners=payload.winners,
+        arrow_switch=payload.arrow_switch,
+        movement=payload.movement,
+        neuberg=payload.neuberg,
         by=request.auth,
     )
     return Status(201, _tournament(t, pair_count=0))

@@ -61,6 +61,32 @@ class TournamentIn(Schema):
         description="Played online at the system's tables, or elsewhere with "
         "results entered (today's behaviour).",
     )
+    seating: Literal["swiss", "mitchell", "howell", "movement"] = Field(
+        "swiss",
+        description="Swiss (by score, no rematch), or a movement fixed at round 1: a "
+        "Mitchell or a Howell generated for the pairs registered then, or `movement` "
+        "given as data (RULES 10).",
+    )
+    winners: int | None = Field(
+        None,
+        description="1, or 2: the NS and the EW pairs ranked as two fields (a Mitchell, "
+        "or a given movement whose pairs keep their direction). Not given: 2 for a "
+        "Mitchell, else 1.",
+    )
+    arrow_switch: bool = Field(
+        False,
+        description="Refused for now: every table of a round plays the round's boards, "
+        "so an arrow-switch would never compare NS pairs with EW pairs (RULES 10).",
+    )
+    movement: dict | str | None = Field(
+        None,
+        description="With seating `movement`: the movement as JSON (the form GET "
+        "/tournaments/{id}/movement returns) or the text of an .ASC movement file. It must "
+        "pass every check of RULES 10 and have the tournament's rounds and boards per round.",
+    )
+    neuberg: bool | None = Field(
+        None, description="Neuberg for boards with artificial scores; default on for a movement."
+    )
 
 
 class RoundSummaryOut(Schema):
@@ -84,6 +110,10 @@ class TournamentOut(Schema):
     completion_threshold: float = Field(description="Percentage 1–100.")
     unplayed_policy: str
     play: str = Field(description='"online" or "entered".')
+    seating: str = Field(description='"swiss", "mitchell", "howell" or "movement".')
+    winners: int = Field(description="1, or 2 (NS and EW ranked as two fields).")
+    arrow_switch: bool
+    neuberg: bool
     pair_count: int
     current_round: RoundSummaryOut | None
     finished_at: datetime | None
@@ -197,3 +227,34 @@ class BoardDetailOut(Schema):
         description="The traveller; empty until the round has closed (it would show "
         "contracts to tables still to play the board)."
     )
+
+
+# --- movements -----------------------------------------------------------------------
+
+
+class MovementPositionOut(Schema):
+    position: int
+    label: str = Field(description='As club scorers print it: "3NS" / "3EW", or "3".')
+    pair: int | None = Field(description="Pair id holding it; null for the phantom.")
+    field: str = Field(description='"NS" / "EW" in a two-winner event, else "".')
+
+
+class MovementOut(Schema):
+    seating: str
+    winners: int
+    fixed: bool = Field(
+        description="True from round 1's start (the stored movement); before it, the "
+        "movement as it stands for the pairs registered so far."
+    )
+    movement: dict = Field(description="The movement as data (the JSON form).")
+    positions: list[MovementPositionOut]
+
+
+class MovementIn(Schema):
+    seating: Literal["swiss", "mitchell", "howell", "movement"]
+    winners: int | None = None
+    arrow_switch: bool = False
+    movement: dict | str | None = Field(
+        None, description="With seating `movement`: JSON or the text of an .ASC file."
+    )
+    neuberg: bool | None = None

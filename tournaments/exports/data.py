@@ -2,7 +2,9 @@
 
 Only boards of closed rounds are exported: their deals are public (RULES 2) and their
 scores final until a director re-scores. Pairs are identified by registration number,
-the pair number players see on the pages and that PBN and USEBIO call the pair id.
+the pair number players see on the pages and that PBN and USEBIO call the pair id; in a
+two-winner event the files number them by movement position instead ("3NS", "3EW":
+`pair_numbers`), as Compscore3 does.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from ..models import (
     Board,
     BoardResult,
     Direction,
+    Pair,
     PairBoardScore,
     ResultState,
     Round,
@@ -29,6 +32,7 @@ from ..models import (
     Tournament,
     TournamentStatus,
 )
+from ..selectors.movements import movement_of
 
 PROGRAM_NAME = "Swiss pairs director"
 PROGRAM_VERSION = "0.1.0"
@@ -187,3 +191,31 @@ def collect(*, tournament: Tournament, now: datetime | None = None) -> ExportDat
         closed_rounds=closed_rounds,
         generated_at=now,
     )
+
+
+def pair_numbers(data: ExportData) -> dict[int, str]:
+    """{registration no.: the pair number the files give it} (USEBIO's PAIR_NUMBER, PBN's
+    PairId). One winner: the registration number. Two winners: the movement's label of
+    the position the pair holds ("3NS", "3EW": `movements.Movement.label`), or, for a
+    pair holding none (or no movement), its registration number with its field, "7NS".
+
+    The movement is the one stored at round 1's start, the one the rounds were seated
+    by: before it is stored `movement_of` would generate one for the pairs registered
+    now, whose positions need not be those the pairs hold."""
+    tournament = data.tournament
+    if tournament.winners != 2:
+        return {p.registration_no: str(p.registration_no) for p in data.pairs}
+    held = dict(
+        Pair.objects.filter(tournament=tournament, position__isnull=False).values_list(
+            "id", "position"
+        )
+    )
+    movement = movement_of(tournament) if held and tournament.movement is not None else None
+    numbers = {}
+    for pair in data.pairs:
+        position = held.get(pair.pair_id)
+        if movement is not None and position is not None and position <= movement.pairs:
+            numbers[pair.registration_no] = movement.label(position)
+        else:
+            numbers[pair.registration_no] = f"{pair.registration_no}{pair.field}"
+    return numbers

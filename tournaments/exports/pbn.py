@@ -6,6 +6,13 @@ Contract, Result), the board's round, and its traveller as a ScoreTable. The fir
 game also carries the ranking as a TotalScoreTable (final, or live after the last
 closed round). Files are UTF-8: players' names are often Chinese.
 
+A two-winner event (RULES 10) numbers its pairs as the USEBIO export does ("3NS", "3EW",
+`data.pair_numbers`), on the travellers and the ranking alike, and its TotalScoreTable
+holds the two rankings one after the other, the NS pairs then the EW pairs, each ranked
+in its own direction and marked in a Direction column: an export-format game carries
+each tag once (PBN 2.1), so two TotalScoreTables in one game would be read as one
+(endplay keeps the last).
+
 A board played at many tables has no single declarer, contract or result, so those
 tags are "?" (unknown) and the table rows say what happened at each table. Table
 cells follow PBN 5.2: "-" for an irrelevant value, "^" before an artificial
@@ -21,7 +28,7 @@ from scoring import seat_offset
 from ..models import Board, ScoringMethod
 from ..selectors.records import opening_leader, records_of
 from ..validators import printable
-from .data import PROGRAM_NAME, ExportBoard, ExportData, ExportLine
+from .data import PROGRAM_NAME, ExportBoard, ExportData, ExportLine, pair_numbers
 
 VULNERABLE = {"None": "None", "NS": "NS", "EW": "EW", "Both": "All"}
 SCORING = {
@@ -95,7 +102,7 @@ def _contract(line: ExportLine) -> str:
     return _token(line.contract) if line.played else "-"
 
 
-def score_table(data: ExportData, board: ExportBoard) -> list[str]:
+def score_table(data: ExportData, board: ExportBoard, numbers: dict[int, str]) -> list[str]:
     unit = (
         ("Percentage_NS", "Percentage_EW")
         if data.method == ScoringMethod.MP
@@ -103,8 +110,8 @@ def score_table(data: ExportData, board: ExportBoard) -> list[str]:
     )
     columns = [
         _column("Table", 3, "R"),
-        _column("PairId_NS", 3, "R"),
-        _column("PairId_EW", 3, "R"),
+        _column("PairId_NS", _id_width(data, numbers), "R"),
+        _column("PairId_EW", _id_width(data, numbers), "R"),
         _column("Contract", 5, "L"),
         _column("Declarer", 1, "R"),
         _column("Result", 2, "R"),
@@ -120,8 +127,8 @@ def score_table(data: ExportData, board: ExportBoard) -> list[str]:
         rows.append(
             [
                 str(line.table),
-                str(line.ns),
-                str(line.ew),
+                numbers.get(line.ns, str(line.ns)),
+                numbers.get(line.ew, str(line.ew)),
                 _contract(line),
                 _token(line.declarer) if line.played else "-",
                 str(line.tricks) if line.played and line.tricks is not None else "-",
@@ -135,11 +142,23 @@ def score_table(data: ExportData, board: ExportBoard) -> list[str]:
     return table("ScoreTable", columns, rows)
 
 
-def total_score_table(data: ExportData) -> list[str]:
+def _id_width(data: ExportData, numbers: dict[int, str]) -> int:
+    """A PairId column's width: 3; two winners, as wide as the longest number ("12EW")."""
+    if data.tournament.winners != 2:
+        return 3
+    return max([3, *(len(number) for number in numbers.values())])
+
+
+def total_score_table(data: ExportData, numbers: dict[int, str]) -> list[str]:
+    """The ranking: one winner, every pair by its place; two winners, the NS pairs then
+    the EW pairs (the standings' order), ranks and positions within the direction."""
     total = ("TotalPercentage", 7) if data.method == ScoringMethod.MP else ("TotalIMP", 8)
+    two_winners = data.tournament.winners == 2
     columns = [
         _column("Rank", 4, "R"),
-        _column("PairId", 3, "R"),
+        _column("PairId", _id_width(data, numbers), "R"),
+        # User-defined (PBN 5.2): the direction a two-winner ranking is within.
+        *([_column("Direction", 2, "L")] if two_winners else []),
         _column(total[0], total[1], "R"),
         _column("NrBoards", 3, "R"),
         # User-defined columns (PBN 5.2 allows them): master points awarded, and
@@ -155,7 +174,8 @@ def total_score_table(data: ExportData) -> list[str]:
         rows.append(
             [
                 str(rank) if rank else "-",
-                str(pair.registration_no),
+                numbers.get(pair.registration_no, str(pair.registration_no)),
+                *([pair.field or "-"] if two_winners else []),
                 f"{pair.total:.2f}",
                 str(pair.boards_completed),
                 f"{pair.master_points:g}" if data.finished else "-",
@@ -166,7 +186,9 @@ def total_score_table(data: ExportData) -> list[str]:
     return table("TotalScoreTable", columns, rows)
 
 
-def game(data: ExportData, board: ExportBoard, *, first: bool) -> list[str]:
+def game(
+    data: ExportData, board: ExportBoard, *, first: bool, numbers: dict[int, str]
+) -> list[str]:
     tournament = data.tournament
     date = timezone.localtime(tournament.start_at).strftime("%Y.%m.%d")
     lines = [
@@ -191,8 +213,8 @@ def game(data: ExportData, board: ExportBoard, *, first: bool) -> list[str]:
     ]
     if first:
         lines.append(tag("Application", PROGRAM_NAME))
-        lines += total_score_table(data)
-    lines += score_table(data, board)
+        lines += total_score_table(data, numbers)
+    lines += score_table(data, board, numbers)
     return lines
 
 
@@ -205,9 +227,10 @@ def render(data: ExportData) -> str:
         f"% Created: {timezone.localtime(data.generated_at):%Y-%m-%d %H:%M:%S %z}",
     ]
     played = online_games(data)
+    numbers = pair_numbers(data)
     for index, board in enumerate(data.boards):
         out.append("")
-        out += game(data, board, first=index == 0)
+        out += game(data, board, first=index == 0, numbers=numbers)
         for extra in played.get(board.number, ()):
             out += ["", *extra]
     return "\n".join(out) + "\n"

@@ -6,6 +6,11 @@ pairs and non-completers included, the latter without a PLACE) with the master p
 awarded once the event is over, each closed board is a BOARD with one TRAVELLER_LINE
 per table, and the HANDSET after the EVENT holds the deals.
 
+A two-winner event (a Mitchell, RULES 10) is written as Compscore3 writes one:
+WINNER_TYPE 2, each PAIR with its DIRECTION and its PLACE within that direction, and
+the pairs numbered by their movement position as the tables know them ("3NS", "3EW"),
+on the PARTICIPANTS and the traveller lines alike.
+
 A Swiss event's rounds and tables have no element of their own: USEBIO pairs files
 carry no per-round meeting (the samples have none, and the reconstructed DTD, which
 knows only what they show, has none either). Who met whom is on the traveller lines,
@@ -25,8 +30,16 @@ from scoring import RANKS, SEATS, SUITS
 
 from ..deals import hands_of
 from ..models import ScoringMethod
+from ..services import board_scoring
 from ..validators import printable
-from .data import PROGRAM_NAME, PROGRAM_VERSION, ExportBoard, ExportData, ExportLine
+from .data import (
+    PROGRAM_NAME,
+    PROGRAM_VERSION,
+    ExportBoard,
+    ExportData,
+    ExportLine,
+    pair_numbers,
+)
 
 DTD_PATH = Path(__file__).with_name("usebio_v1_2.dtd")
 # The samples name the EBU's DTD by system URL alone, without a public identifier.
@@ -87,10 +100,12 @@ def lead_text(lead: str) -> str:
     return lead  # stored around the services: written as it is, made printable
 
 
-def _traveller_line(board_el, data: ExportData, line: ExportLine, top: int) -> None:
+def _traveller_line(
+    board_el, data: ExportData, line: ExportLine, top: int, numbers: dict[int, str]
+) -> None:
     el = _add(board_el, "TRAVELLER_LINE")
-    _add(el, "NS_PAIR_NUMBER", line.ns)
-    _add(el, "EW_PAIR_NUMBER", line.ew)
+    _add(el, "NS_PAIR_NUMBER", numbers.get(line.ns, line.ns))
+    _add(el, "EW_PAIR_NUMBER", numbers.get(line.ew, line.ew))
     if line.played:
         _add(el, "CONTRACT", contract_text(line.contract))
         _add(el, "PLAYED_BY", line.declarer)
@@ -119,18 +134,26 @@ def _traveller_line(board_el, data: ExportData, line: ExportLine, top: int) -> N
     _add(el, f"EW_{POINTS[data.method]}", _points(ew_points))
 
 
-def _results(event, data: ExportData, board: ExportBoard) -> None:
+def _results(
+    event,
+    data: ExportData,
+    board: ExportBoard,
+    numbers: dict[int, str],
+    expected: dict[int, int],
+) -> None:
     board_el = _add(event, "BOARD")
     board_el.set("EVENT_TYPE", EVENT_TYPE[data.method])
     _add(board_el, "BOARD_NUMBER", board.number)
     if data.method == "XIMP" and board.datum is not None:
         _add(board_el, "BOARD_AVERAGE", board.datum)
     # Percentages back to matchpoints, on a top counting every scored line
-    # (adjusted ones too): a played line's NS and EW matchpoints make the top.
+    # (adjusted ones too): a played line's NS and EW matchpoints make the top. In a
+    # movement scored with Neuberg the top is the one the board was factored to,
+    # 2(E − 1), E the round's tables (RULES 10), as Compscore3 writes MP′.
     scored = sum(1 for line in board.lines if line.ns_points is not None)
-    top = 2 * max(scored - 1, 0)
+    top = 2 * max(expected.get(board.round, scored) - 1, 0)
     for line in board.lines:
-        _traveller_line(board_el, data, line, top)
+        _traveller_line(board_el, data, line, top, numbers)
 
 
 def _deal(handset, board: ExportBoard) -> None:
@@ -160,7 +183,9 @@ def build(data: ExportData) -> etree._ElementTree:
     _add(event, "EVENT_DESCRIPTION", tournament.name)
     _add(event, "PROGRAM_NAME", PROGRAM_NAME)
     _add(event, "PROGRAM_VERSION", PROGRAM_VERSION)
-    _add(event, "WINNER_TYPE", 1)  # a Swiss has one ranking, like a Howell
+    two_winners = tournament.winners == 2
+    # A Swiss has one ranking, like a Howell; a Mitchell one in each direction.
+    _add(event, "WINNER_TYPE", 2 if two_winners else 1)
     _add(event, "DATE", timezone.localtime(tournament.start_at).strftime("%d/%m/%Y"))
     awarded = data.finished and any(p.master_points > 0 for p in data.pairs)
     _add(event, "MPS_AWARDED_FLAG", "Y" if awarded else "N")
@@ -169,23 +194,27 @@ def build(data: ExportData) -> etree._ElementTree:
 
     participants = _add(event, "PARTICIPANTS")
     participants.set("EVENT_TYPE", event_type)
-    for pair in sorted(data.pairs, key=lambda p: p.registration_no):
+    numbers = pair_numbers(data)
+    for pair in sorted(data.pairs, key=lambda p: _participant_order(p, numbers)):
         el = _add(participants, "PAIR")
-        _add(el, "PAIR_NUMBER", pair.registration_no)
+        _add(el, "PAIR_NUMBER", numbers[pair.registration_no])
+        if two_winners:
+            _add(el, "DIRECTION", pair.field)
         _add(el, "BOARDS_PLAYED", pair.boards_completed)
         _add(el, "TOTAL_SCORE", _number(pair.total))
         if data.method == ScoringMethod.MP:
             _add(el, "PERCENTAGE", _number(pair.total))
         if data.finished and pair.rank:
-            _add(el, "PLACE", pair.rank)
+            _add(el, "PLACE", pair.rank)  # two winners: the place in its direction
         if data.finished and pair.master_points > 0:
             _add(el, "MASTER_POINTS_AWARDED", f"{pair.master_points:g}")
         for player in pair.players:
             player_el = _add(el, "PLAYER")
             _add(player_el, "PLAYER_NAME", player.name)
 
+    expected = board_scoring.neuberg_expected_of(tournament=tournament, rounds=data.closed_rounds)
     for board in data.boards:
-        _results(event, data, board)
+        _results(event, data, board, numbers, expected)
 
     handset = _add(root, "HANDSET")
     for board in data.boards:
@@ -194,6 +223,16 @@ def build(data: ExportData) -> etree._ElementTree:
     tree = etree.ElementTree(root)
     tree.docinfo.system_url = SYSTEM_URL
     return tree
+
+
+def _participant_order(pair, numbers: dict[int, str]) -> tuple:
+    """As Compscore3 lists a Mitchell's pairs (1NS, 1EW, 2NS, 2EW, …); one winner: by
+    registration number."""
+    number = numbers[pair.registration_no]
+    digits = number.rstrip("NSEW")
+    if digits != number and digits.isdigit():
+        return (int(digits), number[len(digits) :] != "NS", pair.registration_no)
+    return (pair.registration_no, False, pair.registration_no)
 
 
 def render(data: ExportData) -> bytes:

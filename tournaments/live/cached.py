@@ -107,6 +107,7 @@ def _standings_rows(tournament: Tournament, version: str) -> list[dict]:
             "completed": row.completed,
             "master_points": row.master_points,
             "withdrawn": row.withdrawn,
+            "field": row.field,
         }
         for row in standings(tournament, version)
     ]

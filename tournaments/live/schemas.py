@@ -16,11 +16,24 @@ class StandingOut(Schema):
     pair: int
     registration_no: int | None
     players: list[PlayerOut]
-    position: int
-    rank: int | None
+    position: int = Field(
+        description="Place in the standings, within the pair's field when the event has "
+        "two winners."
+    )
+    rank: int | None = Field(
+        description="Final rank among the pairs that completed (within the pair's field "
+        "when the event has two winners); null before the end and for a pair that did "
+        "not complete."
+    )
     total: float
     boards_completed: int
     completion: float = Field(description="Percentage of the event's boards completed, 0–100.")
     completed: bool
     master_points: float
     withdrawn: bool
+    field: str = Field(
+        "",
+        description='The field the pair is ranked in: "NS" or "EW" in a two-winner event '
+        "(a Mitchell: the NS pairs listed first, then the EW pairs, each ranked apart); "
+        '"" when the event has one winner.',
+    )

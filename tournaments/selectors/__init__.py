@@ -14,7 +14,10 @@ family; callers use the names re-exported here (`selectors.standings(...)`):
 - `seating`: a round's seating, where a player sits now;
 - `table`: a table's sheet and the snapshot its poll compares;
 - `live`: the live version every polling page and live cache keys on;
-- `history`: a board's result history, for organisers.
+- `history`: a board's result history, for organisers;
+- `movements` (imported by module, `selectors.movements.…`): a tournament's movement,
+  the positions its pairs hold, and its paper (`movement_sheet`, `balance_view`: the
+  movement page, the table guide cards, the travel cards).
 
 The rules they read by live in the models: the current round is
 `Round.objects….current()`, a player's name `models.display_name`, a player's side of a
@@ -33,7 +36,7 @@ from .home import (
 )
 from .live import live_version
 from .pairs import PairRound, pair_history
-from .results import StandingRow, board_score_grid, standings
+from .results import FieldStandings, StandingRow, board_score_grid, by_field, standings
 from .scorecard import CardBoard, CardRound, score_card
 from .seating import (
     TABLE_PAIRS,
@@ -53,6 +56,7 @@ __all__ = [
     "CardBoard",
     "CardRound",
     "FieldChange",
+    "FieldStandings",
     "HistoryLine",
     "PairRound",
     "PlayerName",
@@ -64,6 +68,7 @@ __all__ = [
     "TournamentCard",
     "board_detail",
     "board_score_grid",
+    "by_field",
     "closed_board_numbers",
     "confirmed_pairs",
     "current_tables",

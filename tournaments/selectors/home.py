@@ -42,7 +42,7 @@ def tournament_cards(*, now: datetime | None = None, limit: int = 20) -> dict[st
     for pair in (
         Pair.objects.filter(tournament_id__in=ids, rank__in=[1, 2, 3])
         .select_related(*PAIR_PLAYERS)
-        .order_by("rank")
+        .order_by("-field", "rank")  # two winners (RULES 10): the NS podium, then the EW
     ):
         winners[pair.tournament_id].append(pair)
     groups: dict[str, list] = {"upcoming": [], "running": [], "finished": []}

@@ -46,6 +46,34 @@ class StandingRow:
     # Equal on total with a neighbour in the list: the tie-break that placed this pair
     # (`scoring.TIE_BOARDS` or `TIE_REGISTRATION`, RULES 6), None when not tied.
     tie_break: str | None = None
+    # Two winners (RULES 10): the field the pair is ranked in, "NS" or "EW"; `position`
+    # and `rank` are within it. One winner: "".
+    field: str = ""
+
+
+# The fields of a two-winner event in the order the results list them (RULES 10).
+FIELDS = (Direction.NS.value, Direction.EW.value)
+
+
+@dataclass(frozen=True)
+class FieldStandings:
+    """One list of the results: a two-winner event's NS or EW pairs ("NS", "EW"), or
+    every pair of a one-winner event (field "")."""
+
+    field: str
+    rows: list[StandingRow]
+
+
+def by_field(rows: list[StandingRow]) -> list[FieldStandings]:
+    """`standings` rows as the lists the pages show: one for a one-winner event, NS then
+    EW for two winners (the rows keep their order in each). A filtered list may leave a
+    field empty: it is then not listed."""
+    if not any(row.field for row in rows):
+        return [FieldStandings(field="", rows=list(rows))]
+    groups: dict[str, list[StandingRow]] = {}
+    for row in rows:
+        groups.setdefault(row.field, []).append(row)
+    return [FieldStandings(field=field, rows=members) for field, members in groups.items()]
 
 
 def standings(*, tournament: Tournament) -> list[StandingRow]:
@@ -53,34 +81,47 @@ def standings(*, tournament: Tournament) -> list[StandingRow]:
 
     Read as plain values: at 2,000 pairs, building the pairs, users and profiles as
     model instances was most of the time of the first page view after a close.
+
+    Two winners (RULES 10): the NS pairs, then the EW pairs, each field its own list
+    (positions, ranks and tie-breaks within it); `by_field` splits them.
     """
     username = get_user_model().USERNAME_FIELD
     # A pair withdrawn before it was ever seated is not listed (RULES 1).
     listed = Pair.objects.filter(listed_in_results(), tournament=tournament)
     pairs = listed.filter(status=PairStatus.CONFIRMED).values_list(
         "id", "registration_no", "total", "boards_completed", "rank", "completed",
-        "master_points", "withdrawn_at",
+        "master_points", "withdrawn_at", "field",
         "player1_id", f"player1__{username}", "player1__profile__display_name",
         "player2_id", f"player2__{username}", "player2__profile__display_name",
     )  # fmt: skip
     finished = tournament.status == TournamentStatus.FINISHED
     total_boards = tournament.total_boards
     threshold = float(tournament.completion_threshold) / 100.0
+    two_fields = tournament.winners == 2
+
+    def field_of(p: tuple) -> str:
+        return p[8] if two_fields else ""
 
     def order(p: tuple) -> tuple:
         _id, number, total, boards, rank = p[:5]
         key = scoring.standing_key(total, boards, number)
         if finished:
             # Completers by rank, then non-completers in the same order (RULES 6).
-            return (rank is None, rank or 0, *key)
+            key = (rank is None, rank or 0, *key)
+        if two_fields:
+            field = field_of(p)
+            key = (FIELDS.index(field) if field in FIELDS else len(FIELDS), field, *key)
         return key
 
     ordered = sorted(pairs, key=order)
-    ties = _tie_breaks(ordered, finished)
+    ties = _tie_breaks(ordered, finished, [field_of(p) for p in ordered])
+    positions: dict[str, int] = {}
     rows = []
-    for position, pair in enumerate(ordered, start=1):
-        (pair_id, number, total, boards, rank, completed, master_points, withdrawn_at,
+    for pair in ordered:
+        (pair_id, number, total, boards, rank, completed, master_points, withdrawn_at, _field,
          user1, username1, shown1, user2, username2, shown2) = pair  # fmt: skip
+        field = field_of(pair)
+        positions[field] = position = positions.get(field, 0) + 1
         completion = scoring.completion(boards, total_boards)
         players = (player(username1, shown1), player(username2, shown2))
         names = pair_names(players[0].name, players[1].name)
@@ -101,17 +142,19 @@ def standings(*, tournament: Tournament) -> list[StandingRow]:
                 master_points=float(master_points),
                 withdrawn=withdrawn_at is not None,
                 tie_break=ties[pair_id],
+                field=field,
             )
         )
     return rows
 
 
-def _tie_breaks(ordered: list[tuple], finished: bool) -> dict[int, str | None]:
+def _tie_breaks(ordered: list[tuple], finished: bool, fields: list[str]) -> dict[int, str | None]:
     """{pair_id: the tie-break that placed it, or None} for pairs equal on total with a
     neighbour (`scoring.tie_break`): against the pair above when tied with it, else the
-    pair below. Once finished, ranked pairs and non-completers are separate lists."""
+    pair below. Once finished, ranked pairs and non-completers are separate lists; so
+    are the fields of a two-winner event (`fields`, the pairs' fields in order)."""
     keys = [scoring.standing_key(p[2], p[3], p[1]) for p in ordered]
-    groups = [p[4] is None for p in ordered] if finished else [False] * len(ordered)
+    groups = [(field, finished and p[4] is None) for p, field in zip(ordered, fields, strict=True)]
     ties: dict[int, str | None] = {}
     for i, pair in enumerate(ordered):
         above = below = None

@@ -16,7 +16,7 @@ from typing import Any, cast
 
 import numpy as np
 from django.db import connection
-from django.db.models import Sum
+from django.db.models import Count, Sum
 
 import scoring
 
@@ -35,6 +35,7 @@ from ..models import (
     ResultState,
     Round,
     ScoringMethod,
+    Seating,
     Standing,
     Table,
     Tournament,
@@ -81,11 +82,12 @@ def score_round(*, round: Round) -> RoundScores:
     results = _round_results(round)
     # By the board ids just read: the ORM's delete through a join first selects the ids.
     PairBoardScore.objects.filter(board_id__in=board_ids).delete()
+    expected = neuberg_expected(round)
     blocks: list[tuple[np.ndarray, ...]] = []
     datums: list[int | None] = []
     for board_id in board_ids:
         at = np.flatnonzero(results.board == board_id)
-        block, datum = _score_board(method, tournament.neuberg, board_id, results, at)
+        block, datum = _score_board(method, tournament.neuberg, expected, board_id, results, at)
         blocks.append(block)
         if round.bye_pair_id:
             # A bye's boards count as completed and score average (RULES 4): an "A" that
@@ -105,6 +107,41 @@ def score_round(*, round: Round) -> RoundScores:
 
 # Where `score_round` leaves its scores on the round for `record_standings`.
 _SCORED = "_scores_of_this_bell"
+
+
+def neuberg_expected(round: Round) -> int | None:
+    """Neuberg's E for every board of `round` in a movement event (RULES 10): the round's
+    tables, since each plays the round's boards. A table cut off with no score, which
+    leaves no entry, counts; the phantom's pair has a bye and no table, so the boards
+    nobody plays against it do not. None (E is the board's entries, played and adjusted,
+    as the Swiss path has always scored it) for Swiss seating, Neuberg off or the IMP
+    methods, which have nothing to rescale."""
+    if not _neuberg_from_movement(round.tournament):
+        return None
+    return Table.objects.filter(round=round).count()
+
+
+def neuberg_expected_of(*, tournament: Tournament, rounds: list[Round]) -> dict[int, int]:
+    """{round number: E} for `rounds` of `tournament`, as `neuberg_expected` gives each
+    (one query); empty where E is the board's entries. The exports turn percentages
+    back into matchpoints on the top 2(E − 1) the board was scored on."""
+    if not _neuberg_from_movement(tournament) or not rounds:
+        return {}
+    tables = dict(
+        Table.objects.filter(round__in=rounds)
+        .values("round")
+        .annotate(count=Count("id"))
+        .values_list("round", "count")
+    )
+    return {r.number: tables.get(r.pk, 0) for r in rounds}
+
+
+def _neuberg_from_movement(tournament: Tournament) -> bool:
+    return (
+        tournament.neuberg
+        and tournament.seating != Seating.SWISS
+        and tournament.scoring_method == ScoringMethod.MP
+    )
 
 
 @dataclass(frozen=True)
@@ -159,7 +196,12 @@ _RESULT_COLUMNS = ("id", "table", "board", "state", "ns_score", "ns_adjustment",
 
 
 def _score_board(
-    method: str, neuberg: bool, board_id: int, results: _Results, at: np.ndarray
+    method: str,
+    neuberg: bool,
+    expected: int | None,
+    board_id: int,
+    results: _Results,
+    at: np.ndarray,
 ) -> tuple[tuple[np.ndarray, ...], int | None]:
     """The rows of one board's scores (the columns of PAIR_SCORE_FIELDS: first every
     result's NS row, then its EW row) and the board's datum (XIMP)."""
@@ -186,7 +228,7 @@ def _score_board(
             ew_code[adjusted] = ew_adj[adjusted]
         else:
             entries = results.ns_score[at][scored].astype(np.int64)
-        result = scoring.score_board(method, entries, neuberg=neuberg)
+        result = scoring.score_board(method, entries, neuberg=neuberg, expected=expected)
         datum = result.datum
         ns_points[scored] = result.ns_points
         ew_points[scored] = result.ew_points
@@ -422,13 +464,33 @@ def record_standings(
     else:
         round_points = _round_scores(round)
     Standing.objects.filter(round=round).delete()
+    ordered = sorted(rows, key=standings_order_key)
+    fields = pair_fields(tournament)
+    if fields is None:
+        positions: list[int] = list(range(1, len(ordered) + 1))
+    else:
+        # Two winners: each pair's position in its own field (RULES 10).
+        positions = scoring.field_positions(
+            [(fields.get(row[0], ""), standings_order_key(row)) for row in ordered]
+        )
     standings = [
         (pair_id, round.id, round_points.get(pair_id), total, count, position)
-        for position, (pair_id, _reg, total, count) in enumerate(
-            sorted(rows, key=standings_order_key), start=1
-        )
+        for position, (pair_id, _reg, total, count) in zip(positions, ordered, strict=True)
     ]
     sql.copy_rows(Standing, STANDING_FIELDS, standings)
+
+
+def pair_fields(tournament: Tournament) -> dict[int, str] | None:
+    """{pair_id: "NS" | "EW"}, the field each pair is ranked in, when the tournament has
+    two winners (RULES 10: `Pair.field`, fixed when round 1 is seated); None, and no
+    query, when it has one."""
+    if tournament.winners != 2:
+        return None
+    return dict(
+        Pair.objects.filter(tournament=tournament, status=PairStatus.CONFIRMED)
+        .order_by()
+        .values_list("id", "field")
+    )
 
 
 STANDING_FIELDS = ("pair", "round", "round_score", "total", "boards_completed", "position")
@@ -484,21 +546,29 @@ def _round_scores_of(
 
 
 def finalize_results(*, tournament: Tournament, now: datetime) -> None:
-    """Completion, ranking and master points (RULES 6, 7); safe to run again after a re-score."""
+    """Completion, ranking and master points (RULES 6, 7); safe to run again after a re-score.
+
+    Two winners (RULES 10): the NS and the EW pairs are ranked as two fields, each with
+    its own completers, ranks and master points (F the field's completers)."""
     rows = update_totals(tournament=tournament)
+    pairs = {
+        p.id: p for p in Pair.objects.filter(tournament=tournament, status=PairStatus.CONFIRMED)
+    }
+    two_fields = tournament.winners == 2
     ranked = scoring.rank_pairs(
         [
             scoring.PairTotal(
-                pair_id=pair_id, total=total, boards_completed=count, registration_no=reg
+                pair_id=pair_id,
+                total=total,
+                boards_completed=count,
+                registration_no=reg,
+                field=pairs[pair_id].field if two_fields else "",
             )
             for pair_id, reg, total, count in rows
         ],
         total_boards=tournament.total_boards,
         threshold=float(tournament.completion_threshold) / 100.0,
     )
-    pairs = {
-        p.id: p for p in Pair.objects.filter(tournament=tournament, status=PairStatus.CONFIRMED)
-    }
     for entry in ranked:
         pair = pairs[entry.pair_id]
         pair.completed = entry.completed

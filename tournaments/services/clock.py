@@ -97,6 +97,11 @@ def advance(*, now: datetime | None = None, driver: str = "") -> AdvanceReport:
             report.events += events
             if events:
                 report.moved.append(tournament_id)
+        except ClockError as refusal:
+            # A refusal the organiser has to act on (no movement for the pairs registered):
+            # one line a tick, not a traceback; the console says it too. Nothing changed.
+            logger.warning("clock: tournament %s cannot advance: %s", tournament_id, refusal)
+            errors.append(f"tournament {tournament_id}: {refusal}")
         except Exception as error:
             # One broken tournament must not stop the clock for the others; its
             # transaction rolled back, so the next tick tries the same step again.
@@ -217,11 +222,12 @@ def _start(tournament: Tournament, now: datetime) -> str:
     """Close registration, seat round 1 as the format seats it and open it."""
     # Proposals still waiting for the partner lapse when play starts.
     Pair.objects.filter(tournament=tournament, status=PairStatus.PENDING).delete()
-    seating = formats.format_of(tournament).seat(tournament=tournament, round_number=1)
+    event_format = formats.format_of(tournament)
+    seating = event_format.seat(tournament=tournament, round_number=1)
     starts_at = _on_schedule(tournament, tournament.start_at, now)
     tournament.status = TournamentStatus.RUNNING
     tournament.save(update_fields=["status", "draw_seed"])  # the draw's seed, if any
-    _create_round(tournament, 1, starts_at, seating, now)
+    event_format.seated(round=_create_round(tournament, 1, starts_at, seating, now), now=now)
     seed = tournament.draw_seed
     draw = f", random draw seed {seed}" if seed is not None else ""
     return f"{tournament.name}: started, round 1 seated ({len(seating.tables)} tables{draw})"
@@ -303,6 +309,7 @@ def _close(tournament: Tournament, round: Round, now: datetime, *, bell: datetim
     next_start = _on_schedule(tournament, planned, now)
     seating = event_format.seat(tournament=tournament, round_number=round.number + 1)
     created = _create_round(tournament, round.number + 1, next_start, seating, now)
+    event_format.seated(round=created, now=now)
     if now - bell > _tolerance(tournament):
         late = _(
             "The bell of %(bell)s rang at %(woke)s: the clock had stalled; results entered "

@@ -39,11 +39,13 @@ from ..models import (
     PairStatus,
     ResultChangeKind,
     ResultState,
+    Seating,
     Table,
     Tournament,
     TournamentStatus,
     player_name,
 )
+from ..selectors import movements as movement_selectors
 from ..timezones import zone_label
 from . import history
 from .permissions import MANAGE_PLAYERS, allowed, require
@@ -267,7 +269,8 @@ def register_pair(
 
 def withdraw_pair(*, pair: Pair, by, now: datetime | None = None) -> Pair:
     """The pair (or a director: `tournaments.manage_players`) withdraws: not seated
-    from the next seating on.
+    from the next seating on (a movement seats it where it stands, its boards forfeited
+    at once: RULES 10).
 
     It keeps its scores so far and stays in the results (RULES 1, 弃权), unless it was
     never seated (withdrew before round 1). If it is seated in a round still in play,
@@ -304,9 +307,12 @@ def forfeit_unfinished_boards(*, tournament: Tournament, pair: Pair, by, now: da
     leaves these alone; the totals settle A+ and A- against each pair's own percentage
     like any adjustment.
     A seated round that has not opened yet (the gap) is in play too: the pair cannot be
-    unseated, so its opponents get all of that round's boards. Nothing is adjusted when
-    the pair is not at a table (a bye, or not seated), when the round has closed, or when
-    its bell has rung (the cut-off decides those boards, as for every table).
+    unseated, so its opponents get all of that round's boards. A movement seats a
+    withdrawn pair in every later round too (it keeps its position, RULES 10): the clock's
+    seating calls this for it at once (`formats.movement_pairs`), `by` None (the system).
+    Nothing is adjusted when the pair is not at a table (a bye, or not seated), when the
+    round has closed, or when its bell has rung (the cut-off decides those boards, as for
+    every table).
     """
     round = tournament.round_set.current_for_update()
     if round is None:
@@ -367,7 +373,27 @@ def late_entry_problem(tournament: Tournament) -> str | None:
             "The last round (round %(n)s) of %(t)s is already seated; a pair can join a "
             "running tournament only until then."
         ) % {"n": tournament.rounds, "t": tournament.name}
+    if tournament.seating != Seating.SWISS and _free_position(tournament) is None:
+        return _(
+            "%(t)s is seated by a movement with no free place: a late pair takes the "
+            "phantom's position, and every position is held (a withdrawn pair keeps its own)."
+        ) % {"t": tournament.name}
     return None
+
+
+def _free_position(tournament: Tournament) -> int | None:
+    """The movement's position no pair holds (the phantom's), which a late entry takes
+    (RULES 10), or None."""
+    movement = movement_selectors.movement_of(tournament)
+    if movement is None:
+        return None
+    held = set(
+        Pair.objects.filter(tournament=tournament, position__isnull=False).values_list(
+            "position", flat=True
+        )
+    )
+    free = [p for p in range(1, movement.pairs + 1) if p not in held]
+    return free[0] if free else None
 
 
 def late_pair_problem(*, tournament: Tournament, usernames: list[str], by) -> str | None:
@@ -393,8 +419,10 @@ def add_late_pair(
     The pair gets the next registration number, so it is last on the final tie-break;
     it is seated from the next seating the clock makes (the seating engine takes any
     field, and a pair with no board yet stands at average) and the rounds it missed count
-    as not played. Refused once the last round is seated. The tournament row is locked,
-    so the clock's close and seat (which takes the same lock) sees the pair or not at all.
+    as not played. In a movement event it takes the phantom's position (RULES 10), and is
+    refused when the movement has none free. Refused once the last round is seated. The
+    tournament row is locked, so the clock's close and seat (which takes the same lock)
+    sees the pair or not at all.
     """
     now = now or timezone.now()
     require(by, MANAGE_PLAYERS)
@@ -404,6 +432,20 @@ def add_late_pair(
         problem = late_entry_problem(tournament)
         if problem:
             raise RegistrationError(problem)
-        return _create_pair(
+        pair = _create_pair(
             tournament=tournament, player1=player1, player2=player2, now=now, confirmed=True
         )
+        if tournament.seating != Seating.SWISS:
+            _take_free_position(tournament, pair)
+        return pair
+
+
+def _take_free_position(tournament: Tournament, pair: Pair) -> None:
+    """A late pair in a movement event holds the phantom's position from the next
+    seating on, and in a two-winner event is ranked in that position's field."""
+    movement = movement_selectors.movement_of(tournament)
+    position = _free_position(tournament)
+    assert movement is not None and position is not None  # late_entry_problem said so
+    pair.position = position
+    pair.field = movement_selectors.field_of(tournament, movement, position)
+    pair.save(update_fields=["position", "field"])

@@ -30,7 +30,9 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .. import validators
+import movements
+
+from .. import round_rules, validators
 from ..errors import ServiceError
 from ..models import (
     Board,
@@ -40,6 +42,7 @@ from ..models import (
     Round,
     RoundStatus,
     ScoringMethod,
+    Seating,
     SettingsChange,
     Tournament,
     TournamentStatus,
@@ -48,6 +51,7 @@ from ..models import (
 from . import history, rescoring
 from .announcements import round_changing
 from .clock import CUTOFF
+from .formats import movement_rules
 from .permissions import CHANGE_TOURNAMENT, require
 from .setup import checked_kibitz_live, completion_threshold_percent
 
@@ -145,7 +149,31 @@ def clean_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _check_against_play(tournament: Tournament, clean: Mapping[str, Any]) -> None:
-    """Refuse what would contradict the rounds already played (RULES 3)."""
+    """Refuse what would contradict the rounds already played (RULES 3), or the movement
+    the tournament is seated by (RULES 10: its rounds and boards per round are fixed)."""
+    if tournament.movement is not None and (
+        clean.get("rounds", tournament.rounds) != tournament.rounds
+        or clean.get("boards_per_round", tournament.boards_per_round) != tournament.boards_per_round
+    ):
+        movement = movements.from_json(tournament.movement)
+        new_rounds = clean.get("rounds", tournament.rounds)
+        if round_rules.started(tournament):
+            # A running event may stop early (its first rounds are a partial movement),
+            # never play rounds the movement does not have.
+            if new_rounds > movement.round_count:
+                raise SettingsLocked(
+                    _("The movement has %(m)s rounds: the tournament cannot have %(t)s.")
+                    % {"m": movement.round_count, "t": new_rounds}
+                )
+        else:
+            try:
+                movement_rules.check_given(
+                    movement,
+                    rounds=new_rounds,
+                    boards_per_round=clean.get("boards_per_round", tournament.boards_per_round),
+                )
+            except ServiceError as error:
+                raise SettingsLocked(str(error)) from None
     rounds = Round.objects.filter(tournament=tournament)
     new_boards = clean.get("boards_per_round", tournament.boards_per_round)
     if new_boards != tournament.boards_per_round and rounds.exists():
@@ -280,6 +308,59 @@ def rescore_event(*, tournament: Tournament, by, now: datetime, reason: str) -> 
         .order_by("number")
     )
     rescoring.rescore(tournament=tournament, rounds=closed, by=by, now=now, reason=reason)
+
+
+# --- the seating: Swiss or a movement, until round 1 starts ---------------------------
+
+
+def change_movement(
+    *,
+    tournament: Tournament,
+    by,
+    seating: str,
+    winners: int | None = None,
+    arrow_switch: bool = False,
+    movement: dict | str | bytes | None = None,
+    neuberg: bool | None = None,
+) -> Tournament:
+    """How the rounds are seated (Swiss, a Mitchell, a Howell or a movement given as data)
+    and whether the event has one winner or two: changeable until round 1 starts (RULES
+    10), refused after it (the movement is fixed then). Checked as creating a tournament
+    checks them (`formats.movement_rules.checked_seating`), refused with the rule broken
+    and nothing stored. `neuberg` None: on when the event moves from Swiss to a movement,
+    off the other way, else unchanged (SPEC 10's default)."""
+    require(by, CHANGE_TOURNAMENT)
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if round_rules.started(tournament):
+            raise SettingsLocked(
+                _(
+                    "%(t)s has started: its seating was fixed when round 1 was seated and "
+                    "no longer changes."
+                )
+                % {"t": tournament.name}
+            )
+        fields = movement_rules.checked_seating(
+            seating=seating,
+            winners=winners,
+            arrow_switch=arrow_switch,
+            movement=movement,
+            rounds=tournament.rounds,
+            boards_per_round=tournament.boards_per_round,
+        )
+        was_swiss = tournament.seating == Seating.SWISS
+        if neuberg is None:
+            if was_swiss != (fields["seating"] == Seating.SWISS):
+                neuberg = fields["seating"] != Seating.SWISS
+            else:
+                neuberg = tournament.neuberg
+        elif not isinstance(neuberg, bool):
+            raise SettingsInvalid(_("Neuberg is on or off (true or false)."))
+        fields["neuberg"] = neuberg
+        for name, value in fields.items():
+            setattr(tournament, name, value)
+        tournament.save(update_fields=list(fields))
+        return tournament
 
 
 # --- round length and gap ------------------------------------------------------------

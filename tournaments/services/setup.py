@@ -30,6 +30,7 @@ from ..models import (
     PlayerProfile,
     PlayMode,
     ScoringMethod,
+    Seating,
     Tournament,
     UnplayedPolicy,
 )
@@ -40,6 +41,7 @@ from ..validators import (  # noqa: F401  (the limits, re-exported for callers o
     MAX_ROUNDS,
     MIN_ROUND_MINUTES,
 )
+from .formats import movement_rules
 from .permissions import ADD_TOURNAMENT, MANAGE_PLAYERS, require
 
 User = get_user_model()
@@ -204,14 +206,26 @@ def check_tournament_settings(
     registration_opens_at: datetime | None = None,
     play: str = PlayMode.ENTERED,
     description: str = "",
-    neuberg: bool = False,
+    neuberg: bool | None = None,
     first_round_draw: str = FirstRoundDraw.REGISTRATION,
     kibitz_live: bool = False,
+    seating: str = Seating.SWISS,
+    winners: int | None = None,
+    arrow_switch: bool = False,
+    movement: dict | str | bytes | None = None,
     now: datetime | None = None,
 ) -> dict[str, Any]:
     """Every setting of a new tournament checked; the model's fields as they would be
     stored, or refused with a `SetupError` saying what is wrong. Writes nothing (the
-    admin's form asks it before saving, so a refusal is a form error)."""
+    admin's form asks it before saving, so a refusal is a form error).
+
+    `seating`: "swiss", or a movement (RULES 10): "mitchell" / "howell" (generated for the
+    pairs registered when round 1 starts) or "movement" with `movement` given as data (the
+    JSON form or an `.ASC` file's text), checked and fitted to `rounds` and
+    `boards_per_round` here (`formats.movement_rules`). `winners` 2 only with a movement
+    whose pairs keep their direction; None: what the seating gives (2 for a Mitchell).
+    `neuberg` None: on for a movement, off for Swiss
+    (SPEC 10)."""
     now = now or timezone.now()
     name = name.strip() if isinstance(name, str) else ""
     if not name:
@@ -242,6 +256,8 @@ def check_tournament_settings(
         )
     if play not in PlayMode.values:
         raise SetupError(_("Play is “online” or “entered”."))
+    if neuberg is None:
+        neuberg = seating != Seating.SWISS
     if not isinstance(neuberg, bool):
         raise SetupError(_("Neuberg is on or off."))
     kibitz_live = checked_kibitz_live(kibitz_live, play)
@@ -256,7 +272,16 @@ def check_tournament_settings(
     else:
         registration_opens_at = _aware(registration_opens_at, _("The registration opening"))
     check_schedule(start_at=start_at, registration_opens_at=registration_opens_at, now=now)
+    seating_fields = movement_rules.checked_seating(
+        seating=seating,
+        winners=winners,
+        arrow_switch=arrow_switch,
+        movement=movement,
+        rounds=rounds,
+        boards_per_round=boards_per_round,
+    )
     return {
+        **seating_fields,
         "name": name,
         "description": description,
         "start_at": start_at,
@@ -305,6 +330,10 @@ class TournamentSettings(TypedDict, total=False):
     neuberg: bool
     first_round_draw: str
     kibitz_live: bool
+    seating: str
+    winners: int
+    arrow_switch: bool
+    movement: dict | str | bytes | None
 
 
 def create_tournament(

@@ -26,19 +26,33 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
+import movements
+
+from .. import round_rules
 from ..console_forms import (
     DirectorResultForm,
     ExtendForm,
     ExtraTimeForm,
+    MovementSettingsForm,
     NewTournamentForm,
     RobotForm,
 )
 from ..errors import ClockError, ServiceError
-from ..models import Board, ResultState, RoundStatus, Table, Tournament, TournamentStatus
+from ..models import (
+    Board,
+    ResultState,
+    RoundStatus,
+    Seating,
+    Table,
+    Tournament,
+    TournamentStatus,
+)
 from ..round_rules import table_bell
 from ..selectors import console as console_selectors
+from ..selectors import movements as movement_selectors
 from ..selectors.seating import TABLE_PAIRS
-from ..services import clock, results, setup, table_director
+from ..services import clock, results, settings_change, setup, table_director
+from ..services.formats.movement_pairs import movement_problem
 from ..services.permissions import ADD_TOURNAMENT, DIRECT_RESULTS, RUN_CLOCK
 from ..templatetags.bridge import seat_name
 from ..timezones import zone_label
@@ -96,7 +110,16 @@ NEW_TOURNAMENT_GROUPS = (
     ),
     (
         gettext_lazy("Seating and scoring"),
-        ("first_round_draw", "scoring", "unplayed_policy", "completion_threshold", "neuberg"),
+        (
+            "seating",
+            "winners",
+            "movement_file",
+            "first_round_draw",
+            "scoring",
+            "unplayed_policy",
+            "completion_threshold",
+            "neuberg",
+        ),
     ),
 )
 
@@ -104,7 +127,7 @@ NEW_TOURNAMENT_GROUPS = (
 @require_http_methods(["GET", "POST"])
 @_staff
 def new_tournament(request: HttpRequest) -> HttpResponse:
-    form = NewTournamentForm(request.POST or None)
+    form = NewTournamentForm(request.POST or None, request.FILES or None)
     error = ""
     if request.method == "POST" and form.is_valid():
         try:
@@ -176,7 +199,76 @@ def console(request: HttpRequest, tournament_id: int) -> HttpResponse:
     )
     sights = console_selectors.dispute_sights(disputes=context["disputes"], user=request.user)
     context["rulings"] = [_ruling(sight) for sight in sights]
+    context["movement"] = _movement_panel(tournament)
     return render(request, "console/console.html", context)
+
+
+@dataclass(frozen=True)
+class MovementPanel:
+    """The movement as it stands before round 1 (RULES 10), or why there is none."""
+
+    seating: str  # its label
+    movement: movements.Movement | None  # None: Swiss, or no movement for the pairs
+    problem: str | None
+    started: bool
+
+    @property
+    def phantom(self) -> str:
+        """The phantom's position as club scorers print it ("5EW", "8"), or ""."""
+        if self.movement is None or self.movement.phantom is None:
+            return ""
+        return self.movement.label(self.movement.phantom)
+
+
+def _movement_panel(tournament: Tournament) -> MovementPanel:
+    started = round_rules.started(tournament)
+    swiss = tournament.seating == Seating.SWISS
+    return MovementPanel(
+        seating=Seating(tournament.seating).label,
+        movement=None if swiss else movement_selectors.movement_of(tournament),
+        problem=None if swiss or started else movement_problem(tournament),
+        started=started,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@_staff
+def seating(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The seating and the movement, changeable until round 1 starts
+    (`settings_change.change_movement`, which checks the power and the movement)."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    initial = {
+        "seating": tournament.seating,
+        "winners": tournament.winners,
+    }
+    form = MovementSettingsForm(request.POST or None, request.FILES or None, initial=initial)
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        chosen = form.seating_settings()
+        if chosen["movement"] is None and chosen["seating"] == tournament.seating:
+            # The movement already given stays when no new file comes with the form.
+            chosen["movement"] = tournament.movement
+        try:
+            settings_change.change_movement(tournament=tournament, by=request.user, **chosen)
+        except ServiceError as refusal:
+            error = str(refusal)
+        else:
+            messages.success(
+                request, _("Seating saved: %(s)s.") % {"s": Seating(chosen["seating"]).label}
+            )
+            return redirect("console", tournament.pk)
+    return render(
+        request,
+        "console/seating.html",
+        {
+            "tournament": tournament,
+            "form": form,
+            "error": error,
+            "movement": _movement_panel(tournament),
+            "powers": _powers(request.user),
+        },
+        status=400 if request.method == "POST" else 200,
+    )
 
 
 def _ruling(sight: console_selectors.DisputeSight) -> tuple:

@@ -5,15 +5,29 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy
 
 import scoring
 
 from .. import selectors
-from ..models import Round, ScoringMethod, Tournament, TournamentStatus
+from ..models import Direction, Pair, Round, ScoringMethod, Tournament, TournamentStatus
 
 # Board columns of one printed column group: with the rank, pair and total columns
 # repeated, 16 board columns fill an A4 landscape page at the print stylesheet's size.
 PRINT_BOARDS = 16
+# The two lists of a two-winner event (RULES 10), headed as club scorers head them.
+FIELD_TITLES = {
+    Direction.NS.value: gettext_lazy("North-South"),
+    Direction.EW.value: gettext_lazy("East-West"),
+}
+
+
+def field_title(tournament: Tournament, pair: Pair) -> str:
+    """The field a pair of a two-winner event is ranked in ("North-South"), for the
+    pages that show its rank or positions; "" when the event has one winner."""
+    if tournament.winners != 2:
+        return ""
+    return str(FIELD_TITLES.get(pair.field, pair.field))
 
 
 def print_grids(boards: list[int], rows: list[dict]) -> list[dict]:
@@ -54,6 +68,8 @@ def score_card(request, tournament_id: int, pair_id: int):
             "finished": tournament.status == TournamentStatus.FINISHED,
             "scored": any(r.shown for r in card),
             "is_mp": tournament.scoring_method == ScoringMethod.MP,
+            # Two winners: the rank and the positions are within the pair's field.
+            "field_title": field_title(tournament, pair),
         },
     )
 

@@ -35,6 +35,7 @@ from ..services.permissions import DIRECT_RESULTS, allowed
 from ..services.registration import registration_problem
 from ..templatetags import bridge
 from . import paper
+from .paper import FIELD_TITLES, field_title
 
 # Live standings list everyone in a small field; in a big one the top and the
 # player's own neighbourhood, with the full list one click away on the results page.
@@ -116,6 +117,17 @@ def _live_context(request, tournament: Tournament, version: str | None = None) -
     scored = round is not None and (round.number > 1 or round.status == RoundStatus.CLOSED)
     rows = cached.standings(tournament, version) if scored else []
     my_pair_id = pair.id if pair is not None and pair.status == PairStatus.CONFIRMED else None
+    # One list, or a two-winner event's NS and EW lists (RULES 10), each cut to its top
+    # and the player's neighbourhood.
+    lists = [
+        {
+            "field": group.field,
+            "title": FIELD_TITLES.get(group.field, group.field),
+            "rows": _standings_excerpt(group.rows, my_pair_id),
+            "count": len(group.rows),
+        }
+        for group in selectors.by_field(rows)
+    ]
     last_closed = 0
     if scored:
         last_closed = round.number if round.status == RoundStatus.CLOSED else round.number - 1
@@ -130,7 +142,8 @@ def _live_context(request, tournament: Tournament, version: str | None = None) -
         "my_direction": direction,
         "seating": mark_safe(seating),  # rendered (and escaped) by the template engine
         "seating_tables": seating_tables,
-        "standings": _standings_excerpt(rows, my_pair_id),
+        "standings": [row for group in lists for row in group["rows"]],
+        "standings_lists": lists if rows else [],
         "standings_count": len(rows),
         "last_closed": last_closed,
         "finished": tournament.status == TournamentStatus.FINISHED,
@@ -239,6 +252,18 @@ def results(request, tournament_id: int):
                 "mine": request.user.pk in row.user_ids,
             }
         )
+    # One list, or the NS list then the EW list of a two-winner event (RULES 10): a page
+    # of 100 rows may end one field and begin the other.
+    lists: list[dict] = []
+    for line in page_rows:
+        field = line["line"].field
+        if not lists or lists[-1]["field"] != field:
+            lists.append({"field": field, "title": FIELD_TITLES.get(field, field), "rows": []})
+        lists[-1]["rows"].append(line)
+    for group in lists:
+        group["print_grids"] = paper.print_grids(boards, group["rows"])
+    if not lists:
+        lists = [{"field": "", "title": "", "rows": [], "print_grids": []}]
     return render(
         request,
         "tournaments/results.html",
@@ -246,6 +271,8 @@ def results(request, tournament_id: int):
             "tournament": tournament,
             "page": page,
             "rows": page_rows,
+            "lists": lists,
+            "two_winners": tournament.winners == 2,
             "boards": boards,
             "board_url": board_url,
             "query": query,
@@ -253,7 +280,7 @@ def results(request, tournament_id: int):
             "pair_count": len(rows),
             # Before a round has closed nobody has a score: no ranks, not all first at 0.
             "scored": bool(boards),
-            "print_grids": paper.print_grids(boards, page_rows),
+            "print_grids": any(group["print_grids"] for group in lists),
         },
     )
 
@@ -332,6 +359,7 @@ def pair(request, tournament_id: int, pair_id: int):
             "chart_totals": totals,
             "has_chart": any(p is not None for p in positions),
             "total_baseline": 50.0 if method == ScoringMethod.MP else 0.0,
+            "field_title": field_title(tournament, pair),
             "position_tips": [
                 _("Round %(n)s: position %(p)s") % {"n": n, "p": p} if p else ""
                 for n, p in zip(numbers, positions, strict=True)

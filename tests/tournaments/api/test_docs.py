@@ -43,6 +43,9 @@ def test_openapi_schema_lists_every_operation():
         ("GET", base + "/boards/{board}"),
         ("GET", base + "/export.pbn"),
         ("GET", base + "/export.xml"),
+        # A movement event's movement (RULES 10).
+        ("GET", base + "/movement"),
+        ("PUT", base + "/movement"),
         # Online play (docs/PLAY_PROTOCOL.md).
         ("GET", base + "/rounds/{number}/tables/{table}/boards/{board}/view"),
         ("POST", base + "/rounds/{number}/tables/{table}/boards/{board}/actions"),
@@ -131,8 +134,8 @@ def test_swagger_ui_renders_without_the_internet(live_server):
         page.goto(f"{live_server.url}/api/v1/docs")
         page.wait_for_selector(".swagger-ui .opblock", timeout=10_000)
         # 14, + the online play's 3 (view, actions, swap) + PATCH scoring-settings and
-        # schedule (issue 14.2)
-        assert page.locator(".swagger-ui .opblock").count() == 19
+        # schedule (issue 14.2) + GET and PUT movement (issue 25)
+        assert page.locator(".swagger-ui .opblock").count() == 21
         assert "Swiss pairs director API" in page.locator(".swagger-ui .title").inner_text()
         shot(page, "api-docs")
     assert outside == []

@@ -15,8 +15,8 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from tests.support.browser.pw import log_in, shot
+from tests.support.robots import Robots
 from tests.support.uvicorn import free_port, start_server, stop, wait_until_listening
-from tests.tournaments.robots.test_robot_tournament import Robots
 from tournaments.demo.online import (
     DEMO_ONLINE_NAME,
     DEMO_SEATS_NAME,

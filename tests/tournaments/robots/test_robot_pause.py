@@ -15,9 +15,9 @@ from django.test import override_settings
 from django.utils import timezone
 
 from tests.support.online_ws import open_online_round
+from tests.support.robots import Robots
 from tests.support.servers import redis_url  # noqa: F401  (the fixture)
 from tests.support.uvicorn import free_port, start_server, stop, wait_until_listening
-from tests.tournaments.robots.test_robot_tournament import Robots
 from tournaments.models import BoardResult, PlayAction, Table, Tournament, TournamentStatus
 from tournaments.robots.client import Pace
 from tournaments.services import clock

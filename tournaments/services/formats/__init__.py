@@ -21,7 +21,8 @@ from django.db.models import QuerySet
 
 import pairing
 
-from ...models import Pair, Round, Tournament
+from ...models import Pair, Round, Seating, Tournament
+from .movement_pairs import MOVEMENT_PAIRS
 from .swiss_pairs import SWISS_PAIRS
 
 
@@ -38,6 +39,12 @@ class Format(Protocol):
         """The tables of round `round_number` (who sits NS and EW at each, and a bye), from
         what the earlier rounds stored. Called once per round, at the start for round 1
         and at the previous round's bell for the others."""
+        ...
+
+    def seated(self, *, round: Round, now: datetime) -> None:
+        """After the clock stored `round`'s tables and boards (in the same transaction):
+        whatever the format does to a round it has just seated. A movement forfeits the
+        boards of a withdrawn pair it still seats (RULES 10); Swiss pairs does nothing."""
         ...
 
     def score(self, *, round: Round) -> None:
@@ -60,11 +67,16 @@ class Format(Protocol):
         ...
 
 
-# The formats by key. Every tournament is Swiss pairs until a second format exists
-# (issue 25's movements bring `Tournament.format` and its choices).
-FORMATS: dict[str, Format] = {SWISS_PAIRS.key: SWISS_PAIRS}
+# The formats by key. A pairs tournament is Swiss pairs, or seated by a movement
+# (`Tournament.seating`, RULES 10).
+FORMATS: dict[str, Format] = {
+    SWISS_PAIRS.key: SWISS_PAIRS,
+    MOVEMENT_PAIRS.key: MOVEMENT_PAIRS,
+}
 
 
 def format_of(tournament: Tournament) -> Format:
     """The format `tournament` is played in."""
+    if tournament.seating != Seating.SWISS:
+        return FORMATS[MOVEMENT_PAIRS.key]
     return FORMATS[SWISS_PAIRS.key]

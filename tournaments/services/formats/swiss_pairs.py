@@ -53,6 +53,9 @@ class SwissPairs:
         tournament.draw_seed = seed
         return pairing.seat_first_round(states, random_draw=random_draw, seed=seed)
 
+    def seated(self, *, round: Round, now: datetime) -> None:
+        """Nothing: a withdrawn pair is never seated again (RULES 1)."""
+
     def score(self, *, round: Round) -> None:
         board_scoring.score_round(round=round)
 

@@ -1,0 +1,205 @@
+"""Pairs seated by a movement (RULES 10): a Mitchell, a Howell or a movement given as data,
+fixed at round 1's start, with one winner or two. Who plays, how a board is scored and how
+the pairs are ranked are Swiss pairs' (`swiss_pairs`; `board_scoring` ranks each field
+apart when the event has two winners); only the seating differs: each round's tables are
+the movement's, its positions mapped to the pairs holding them.
+
+Round 1 fixes the movement (`Tournament.movement`) and hands out its positions in
+registration order, the phantom's skipped (`Pair.position`; in a two-winner event also
+`Pair.field`, the position's direction). Later a late entry takes the phantom's position
+(`registration.add_late_pair`); a withdrawn pair keeps its own, so the movement needs no
+re-pairing: its later tables are seated as the movement says and their boards forfeited
+at once (`seated`, through `registration.forfeit_unfinished_boards`).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
+
+import movements
+import pairing
+
+from ...errors import ClockError
+from ...models import Pair, PairStatus, Round, Seating, Tournament
+from ...selectors import movements as movement_selectors
+from .. import board_scoring, registration
+from .movement_rules import no_movement
+from .swiss_pairs import SWISS_PAIRS
+
+
+class MovementPairs:
+    key = "movement_pairs"
+
+    def contestants(self, tournament: Tournament) -> QuerySet[Pair]:
+        return SWISS_PAIRS.contestants(tournament)
+
+    def seat(self, *, tournament: Tournament, round_number: int) -> pairing.Seating:
+        # Round 1 fixes the movement; every later round reads the one fixed then.
+        movement = fix_movement(tournament) if round_number == 1 else stored_movement(tournament)
+        if round_number > movement.round_count:
+            raise ClockError(
+                _("The movement has %(n)s rounds: round %(r)s cannot be seated by it.")
+                % {"n": movement.round_count, "r": round_number}
+            )
+        return seating_of(
+            movement,
+            round_number,
+            holders=movement_selectors.positions(tournament, movement),
+            withdrawn=set(
+                Pair.objects.filter(tournament=tournament, withdrawn_at__isnull=False).values_list(
+                    "id", flat=True
+                )
+            ),
+        )
+
+    def seated(self, *, round: Round, now: datetime) -> None:
+        """A withdrawn pair keeps its position and the movement seats it: the boards at
+        its table are forfeited at once (RULES 1: A+ to the opponents, A- to it)."""
+        tournament = round.tournament
+        seated = Q(pk__in=round.tables.values("ns_pair")) | Q(pk__in=round.tables.values("ew_pair"))
+        for pair in Pair.objects.filter(seated, tournament=tournament, withdrawn_at__isnull=False):
+            registration.forfeit_unfinished_boards(
+                tournament=tournament, pair=pair, by=None, now=now
+            )
+
+    def score(self, *, round: Round) -> None:
+        board_scoring.score_round(round=round)
+
+    def rank(
+        self,
+        *,
+        tournament: Tournament,
+        from_round: Round,
+        now: datetime,
+        final: bool,
+        at_the_bell: bool = False,
+    ) -> None:
+        SWISS_PAIRS.rank(
+            tournament=tournament,
+            from_round=from_round,
+            now=now,
+            final=final,
+            at_the_bell=at_the_bell,
+        )
+
+
+def seating_of(
+    movement: movements.Movement,
+    round_number: int,
+    *,
+    holders: dict[int, int],
+    withdrawn: set[int],
+) -> pairing.Seating:
+    """Round `round_number` of `movement` with its positions' pairs (`holders`: position
+    → pair id). A table where one side's position has no pair (the phantom) is the other
+    pair's bye; a table of two withdrawn pairs, or of a withdrawn pair and the phantom,
+    is not seated (nobody there plays). The movement never meets two pairs twice, so a
+    seating has no rematch."""
+    tables: list[pairing.Table] = []
+    bye: int | None = None
+    for encounter in sorted(movement.round(round_number), key=lambda e: e.table):
+        ns, ew = holders.get(encounter.ns), holders.get(encounter.ew)
+        if ns is not None and ew is not None:
+            if not (ns in withdrawn and ew in withdrawn):
+                tables.append(pairing.Table(number=encounter.table, ns=ns, ew=ew))
+            continue
+        alone = ns if ns is not None else ew
+        if alone is None or alone in withdrawn:
+            continue
+        if bye is not None:
+            # A round has one bye (RULES 4); only the phantom's position is ever free.
+            raise ClockError(
+                _("Round %(r)s of the movement leaves more than one pair without opponents.")
+                % {"r": round_number}
+            )
+        bye = alone
+    return pairing.Seating(tables=tuple(tables), bye=bye, rematches=0, cost=0.0)
+
+
+def stored_movement(tournament: Tournament) -> movements.Movement:
+    """The movement fixed at round 1's start."""
+    if tournament.movement is None:
+        raise ClockError(
+            _("%(t)s has no movement stored: it is seated by a movement from round 1.")
+            % {"t": tournament.name}
+        )
+    return movements.from_json(tournament.movement)
+
+
+def movement_problem(tournament: Tournament) -> str | None:
+    """Why `tournament` cannot be seated by a movement for the pairs registered now, or
+    None when it can (the console shows it before round 1; the start refuses with it)."""
+    try:
+        _movement_for_start(tournament)
+    except ClockError as error:
+        return str(error)
+    return None
+
+
+def _movement_for_start(tournament: Tournament) -> movements.Movement:
+    pairs = SWISS_PAIRS.contestants(tournament).count()
+    if tournament.seating == Seating.MOVEMENT:
+        if tournament.movement is None:
+            raise ClockError(_("No movement has been given yet: give one in the settings."))
+        movement = movements.from_json(tournament.movement)
+        holdable = movement.pairs - (1 if movement.phantom is not None else 0)
+        if pairs != holdable:
+            raise ClockError(
+                _(
+                    "The movement given is for %(m)s pairs and %(n)s are registered: "
+                    "give a movement for %(n)s pairs, or register %(m)s."
+                )
+                % {"m": holdable, "n": pairs}
+            )
+    else:
+        try:
+            movement = movements.for_pairs(
+                pairs,
+                kind=tournament.seating,  # "mitchell" | "howell"
+                boards_per_round=tournament.boards_per_round,
+                rounds=tournament.rounds,
+                arrow_switch=tournament.arrow_switch,
+            )
+        except movements.MovementError as error:
+            raise ClockError(
+                no_movement(seating=tournament.seating, pairs=pairs, error=error)
+            ) from None
+    if tournament.winners == 2 and movement.directions is None:
+        raise ClockError(
+            _(
+                "Two winners need a movement whose pairs keep their direction; in this one "
+                "they do not."
+            )
+        )
+    return movement
+
+
+def fix_movement(tournament: Tournament) -> movements.Movement:
+    """Round 1's start: the movement for the pairs registered, stored on the tournament,
+    and each pair's position (registration order, the phantom's skipped) and field.
+    Refused with a `ClockError` saying why when there is no such movement."""
+    movement = _movement_for_start(tournament)
+    tournament.movement = movements.to_json(movement)
+    Tournament.objects.filter(pk=tournament.pk).update(movement=tournament.movement)
+    # Nobody holds a position before round 1: `positions` hands them out (the one rule).
+    held = list(movement_selectors.positions(tournament, movement).items())
+    rows = [
+        Pair(
+            pk=pair_id,
+            position=position,
+            field=movement_selectors.field_of(tournament, movement, position),
+        )
+        for position, pair_id in held
+    ]
+    # A pair withdrawn before round 1 holds no position (it is never seated).
+    Pair.objects.filter(tournament=tournament).exclude(
+        pk__in=[pair_id for _position, pair_id in held]
+    ).filter(status=PairStatus.CONFIRMED).update(position=None, field="")
+    Pair.objects.bulk_update(rows, ["position", "field"])
+    return movement
+
+
+MOVEMENT_PAIRS = MovementPairs()

@@ -8,12 +8,16 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("scoring", "pairing", "play", "simulation", "tournaments")
+# The packages the contracts name, as pyproject.toml lists them (a new core is copied too).
+PACKAGES = tuple(
+    tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["root_packages"]
+)
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 

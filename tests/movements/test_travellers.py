@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -13,8 +12,7 @@ from hypothesis import strategies as st
 
 import movements as M
 from tests import examples
-
-USEBIO = Path(__file__).resolve().parents[3] / "shared" / "usebio"
+from tests.support.samples import USEBIO_SAMPLES as USEBIO
 
 
 def _lines(name: str) -> list[tuple[str, str, str]]:

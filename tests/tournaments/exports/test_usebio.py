@@ -4,7 +4,6 @@ steering team has placed them in USEBIO_SAMPLES_DIR)."""
 
 from __future__ import annotations
 
-import os
 import re
 from io import StringIO
 from pathlib import Path
@@ -15,6 +14,7 @@ from lxml import etree
 
 from tests.support.api import Api
 from tests.support.exports import assert_valid, build_event, parse
+from tests.support.samples import USEBIO_SAMPLES
 from tournaments.deals import hands_of
 from tournaments.exports import NothingToExport, usebio, usebio_export
 from tournaments.models import Board, BoardResult, Pair, PairBoardScore, Table
@@ -23,9 +23,8 @@ from tournaments.services import results
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 REPO = Path(__file__).resolve().parents[3]
 FIXTURE = REPO / "tests" / "data" / "usebio" / "compscore_style.xml"
-# Real files written by a club scorer (Compscore3) are not ours to commit: the steering
-# team places them beside the repository. A relative path is read from the repository.
-SAMPLES_DIR = REPO / os.environ.get("USEBIO_SAMPLES_DIR", "../shared/usebio")
+# Real files written by a club scorer (Compscore3): tests/support/samples.py says where.
+SAMPLES_DIR = USEBIO_SAMPLES
 
 EVENT_TYPE = {"MP": "MP_PAIRS", "IMP": "CROSS_IMP", "XIMP": "BUTLER_PAIRS"}
 SCORING_METHOD = {"MP": "MATCH_POINTS", "IMP": "IMPS", "XIMP": "IMPS"}

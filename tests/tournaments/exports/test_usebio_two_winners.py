@@ -5,18 +5,17 @@ PARTICIPANTS and the traveller lines; valid against the vendored DTD."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 import movements
 from tests.support.exports import assert_valid, parse
+from tests.support.samples import USEBIO_SAMPLES
 from tests.support.two_winners import build_mitchell
 from tournaments.exports import usebio_export
 from tournaments.models import Pair, Table, Tournament
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
-COMPSCORE_MITCHELL = Path(__file__).resolve().parents[3] / "../shared/usebio/butler_mitchell.xml"
+COMPSCORE_MITCHELL = USEBIO_SAMPLES / "butler_mitchell.xml"
 
 
 def text(element, path: str) -> str | None:

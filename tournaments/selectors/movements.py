@@ -42,15 +42,22 @@ def movement_of(tournament: Tournament, *, pairs: int | None = None) -> movement
             tournament=tournament, status=PairStatus.CONFIRMED, withdrawn_at__isnull=True
         ).count()
     try:
-        return movements.for_pairs(
-            pairs,
-            kind=tournament.seating,  # "mitchell" | "howell"
-            boards_per_round=tournament.boards_per_round,
-            rounds=tournament.rounds,
-            arrow_switch=tournament.arrow_switch,
-        )
+        return generated_movement(tournament, pairs=pairs)
     except movements.MovementError:
         return None  # too few or too many pairs for this movement: the console says why
+
+
+def generated_movement(tournament: Tournament, *, pairs: int) -> movements.Movement:
+    """The Mitchell or Howell the settings give for `pairs` pairs (the tournament's rounds
+    and boards per round), or the core's `MovementError` saying why there is none: the
+    one place the generator is asked, before round 1 and at its start."""
+    return movements.for_pairs(
+        pairs,
+        kind=tournament.seating,  # "mitchell" | "howell"
+        boards_per_round=tournament.boards_per_round,
+        rounds=tournament.rounds,
+        arrow_switch=tournament.arrow_switch,
+    )
 
 
 def positions(tournament: Tournament, movement: movements.Movement) -> dict[int, int]:

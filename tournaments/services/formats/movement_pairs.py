@@ -156,13 +156,7 @@ def _movement_for_start(tournament: Tournament) -> movements.Movement:
             )
     else:
         try:
-            movement = movements.for_pairs(
-                pairs,
-                kind=tournament.seating,  # "mitchell" | "howell"
-                boards_per_round=tournament.boards_per_round,
-                rounds=tournament.rounds,
-                arrow_switch=tournament.arrow_switch,
-            )
+            movement = movement_selectors.generated_movement(tournament, pairs=pairs)
         except movements.MovementError as error:
             raise ClockError(
                 no_movement(seating=tournament.seating, pairs=pairs, error=error)

@@ -13,10 +13,20 @@ import time
 from django.db import close_old_connections
 from django.utils import timezone
 
+import play
 from tests.support.uvicorn import free_port, start_server, stop, wait_until_listening
-from tournaments.models import Board, BoardResult, Round, Table, Tournament, TournamentStatus
+from tournaments.models import (
+    Board,
+    BoardResult,
+    PlayAction,
+    Round,
+    Table,
+    Tournament,
+    TournamentStatus,
+)
 from tournaments.robots.client import Pace
 from tournaments.robots.runner import Options, drive
+from tournaments.selectors.board_views import action_of
 from tournaments.services import clock
 
 
@@ -95,3 +105,25 @@ def play_to_the_end(tournament: Tournament, *, director, tmp_path, timeout: floa
             stop(server)
     assert robots.error is None, robots.error
     assert robots.counts is not None and set(robots.counts) <= {"done", "cancelled"}, robots.counts
+
+
+def replay_every_board(rounds: list[Round], *, boards_per_round: int) -> dict[tuple[int, int], int]:
+    """(table id, board id) -> NS score of every board of `rounds`, replayed from its stored
+    actions through `play/`: each board was played to its end, its actions numbered 1, 2, …,
+    and the stored result is the replay's score."""
+    replayed: dict[tuple[int, int], int] = {}
+    for round in rounds:
+        boards = list(Board.objects.filter(round=round).order_by("number"))
+        assert len(boards) == boards_per_round
+        for table in Table.objects.filter(round=round):
+            for board in boards:
+                rows = PlayAction.objects.filter(table=table, board=board).order_by("seq")
+                assert [row.seq for row in rows] == list(range(1, len(rows) + 1))
+                state = play.BoardState.replay(
+                    board.deal, board.dealer, board.vulnerability, [action_of(r) for r in rows]
+                )
+                assert state.is_over, (round.number, table.number, board.number)
+                replayed[table.pk, board.pk] = state.result().ns_score
+                stored = BoardResult.objects.get(table=table, board=board)
+                assert stored.played_online and stored.ns_score == replayed[table.pk, board.pk]
+    return replayed

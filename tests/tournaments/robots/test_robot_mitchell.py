@@ -20,12 +20,10 @@ import pytest
 from django.urls import reverse
 
 import movements
-import play
 import scoring
 from tests.support.online_ws import open_online_round
-from tests.support.robots import play_to_the_end
-from tournaments.models import Board, BoardResult, Pair, PlayAction, Round, Table
-from tournaments.selectors.board_views import action_of
+from tests.support.robots import play_to_the_end, replay_every_board
+from tournaments.models import Board, Pair, Round, Table
 from tournaments.selectors.results import standings
 
 TABLES, BOARDS = 7, 1
@@ -69,21 +67,7 @@ def test_robots_play_a_two_winner_mitchell_whose_two_lists_match_the_stored_acti
 
     # Every board played to its end at every table by the robots, the stored result its
     # replay's score.
-    replayed: dict[tuple[int, int], int] = {}  # (table id, board id) -> NS score
-    for round in rounds:
-        boards = list(Board.objects.filter(round=round).order_by("number"))
-        assert len(boards) == BOARDS
-        for table in Table.objects.filter(round=round):
-            for board in boards:
-                rows = PlayAction.objects.filter(table=table, board=board).order_by("seq")
-                assert [row.seq for row in rows] == list(range(1, len(rows) + 1))
-                state = play.BoardState.replay(
-                    board.deal, board.dealer, board.vulnerability, [action_of(r) for r in rows]
-                )
-                assert state.is_over, (round.number, table.number, board.number)
-                replayed[table.pk, board.pk] = state.result().ns_score
-                stored = BoardResult.objects.get(table=table, board=board)
-                assert stored.played_online and stored.ns_score == replayed[table.pk, board.pk]
+    replayed = replay_every_board(rounds, boards_per_round=BOARDS)
 
     # Each field recomputed from the replayed scores alone: on a board the NS pairs are
     # compared with one another (NS points), the EW pairs likewise.

@@ -12,12 +12,10 @@ from datetime import timedelta
 
 import pytest
 
-import play
 import scoring
 from tests.support.online_ws import open_online_round
-from tests.support.robots import play_to_the_end
-from tournaments.models import Board, BoardResult, PlayAction, Round, Table
-from tournaments.selectors.board_views import action_of
+from tests.support.robots import play_to_the_end, replay_every_board
+from tournaments.models import Board, Round, Table
 from tournaments.selectors.results import standings
 
 PAIRS, ROUNDS, BOARDS = 16, 3, 4
@@ -37,21 +35,7 @@ def test_robots_play_a_tournament_whose_standings_match_the_stored_actions(
     # Every board of every round was played to its end at every table by the robots.
     rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
     assert len(rounds) == ROUNDS
-    replayed: dict[tuple[int, int], int] = {}  # (table id, board id) -> NS score
-    for round in rounds:
-        boards = list(Board.objects.filter(round=round).order_by("number"))
-        assert len(boards) == BOARDS
-        for table in Table.objects.filter(round=round):
-            for board in boards:
-                rows = PlayAction.objects.filter(table=table, board=board).order_by("seq")
-                assert [row.seq for row in rows] == list(range(1, len(rows) + 1))
-                state = play.BoardState.replay(
-                    board.deal, board.dealer, board.vulnerability, [action_of(r) for r in rows]
-                )
-                assert state.is_over, (round.number, table.number, board.number)
-                replayed[table.pk, board.pk] = state.result().ns_score
-                stored = BoardResult.objects.get(table=table, board=board)
-                assert stored.played_online and stored.ns_score == replayed[table.pk, board.pk]
+    replayed = replay_every_board(rounds, boards_per_round=BOARDS)
 
     # The standings, recomputed from the replayed scores alone.
     method = tournament.scoring_method

@@ -19,6 +19,9 @@ from tournaments.models import Table
 from tournaments.services import table_play
 
 WAIT = 15_000
+# A page load asks the server for the page, its scripts and styles while the other workers'
+# servers and browsers share the two cores: on a loaded machine that took over 15 s.
+NAVIGATION = 30_000
 PHONE = (390, 844)
 DESKTOP = (1280, 900)
 
@@ -52,6 +55,7 @@ def seat_page(browser, base: str, user=None, *, lang: str = "en", size=DESKTOP, 
         has_touch=width < 500,
     )
     context.set_default_timeout(WAIT)
+    context.set_default_navigation_timeout(NAVIGATION)
     cookies = [{"name": "django_language", "value": lang, "url": base}]
     if user is not None:
         name, value = session_cookie(user).split("=", 1)
@@ -67,7 +71,8 @@ def seat_page(browser, base: str, user=None, *, lang: str = "en", size=DESKTOP, 
 
 
 def play_url(table: Table) -> str:
-    return f"/t/{table.round.tournament_id}/tables/{table.pk}/play/"
+    """The table's address (by round and table number: the old one by id is a redirect)."""
+    return f"/t/{table.round.tournament_id}/rounds/{table.round.number}/tables/{table.number}/play/"
 
 
 def wait_seq(pages, seq: int, board: int = 1) -> None:

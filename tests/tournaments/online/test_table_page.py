@@ -39,6 +39,7 @@ LOOKS = {"N": ("en", 1280), "E": ("zh-hans", 1280), "S": ("en", 390), "W": ("zh-
 # The auction: the first caller opens 1C (alerted), then X, XX and three passes.
 AUCTION = [("1C", "could be short"), ("X", ""), ("XX", "")]
 WAIT = 15_000
+NAVIGATION = 30_000  # a page load on a loaded machine (tests/support/browser/table.py)
 RECONNECTING = "() => document.getElementById('bt').dataset.state === 'reconnecting'"
 
 
@@ -57,6 +58,7 @@ def open_context(browser, base: str, *, user=None, lang: str = "en", width: int 
         has_touch=width < 500,  # the phones are played by touch
     )
     context.set_default_timeout(WAIT)
+    context.set_default_navigation_timeout(NAVIGATION)
     cookies = [{"name": "django_language", "value": lang, "url": base}]
     if user is not None:
         name, value = session_cookie(user).split("=", 1)

@@ -23,6 +23,7 @@ from tournaments.timezones import zone_label
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 WAIT = 15_000
+NAVIGATION = 30_000  # a page load on a loaded machine (tests/support/browser/table.py)
 CLOCK = ".bt-meta .clock"
 
 
@@ -32,6 +33,7 @@ def open_page(browser, base: str, user, *, lang: str = "en", width: int = 1280):
         viewport={"width": width, "height": 900 if width > 500 else 844},
     )
     context.set_default_timeout(WAIT)
+    context.set_default_navigation_timeout(NAVIGATION)
     name, value = session_cookie(user).split("=", 1)
     context.add_cookies(
         [

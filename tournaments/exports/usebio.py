@@ -30,7 +30,7 @@ from scoring import RANKS, SEATS, SUITS
 
 from ..deals import hands_of
 from ..models import ScoringMethod
-from ..services import board_scoring
+from ..services import formats
 from ..validators import printable
 from .data import (
     PROGRAM_NAME,
@@ -212,7 +212,9 @@ def build(data: ExportData) -> etree._ElementTree:
             player_el = _add(el, "PLAYER")
             _add(player_el, "PLAYER_NAME", player.name)
 
-    expected = board_scoring.neuberg_expected_of(tournament=tournament, rounds=data.closed_rounds)
+    expected = formats.format_of(tournament).expected_results(
+        tournament=tournament, rounds=data.closed_rounds
+    )
     for board in data.boards:
         _results(event, data, board, numbers, expected)
 

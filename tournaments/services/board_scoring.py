@@ -35,7 +35,6 @@ from ..models import (
     ResultState,
     Round,
     ScoringMethod,
-    Seating,
     Standing,
     Table,
     Tournament,
@@ -63,7 +62,7 @@ class RoundScores:
     artificial: np.ndarray  # str codes ("" for a played board)
 
 
-def score_round(*, round: Round) -> RoundScores:
+def score_round(*, round: Round, expected: int | None = None) -> RoundScores:
     """Score every board of `round` across the field and store each pair's board scores.
 
     Adjusted scores are stored at their flat figures with their code; `update_totals`
@@ -74,7 +73,9 @@ def score_round(*, round: Round) -> RoundScores:
     the plain path scores them, and stored in one statement, on PostgreSQL a binary COPY
     (`sql.copy_rows`) in (pair, board) order, which keeps the unique (pair, board)
     index's inserts together. The scores are also left on `round` for the standings of
-    the same bell (`record_standings`).
+    the same bell (`record_standings`). `expected`: Neuberg's E for every board of the
+    round when the format fixes it (a movement: `tables_expected`); None, E is each
+    board's entries.
     """
     tournament = round.tournament
     method = tournament.scoring_method
@@ -82,7 +83,6 @@ def score_round(*, round: Round) -> RoundScores:
     results = _round_results(round)
     # By the board ids just read: the ORM's delete through a join first selects the ids.
     PairBoardScore.objects.filter(board_id__in=board_ids).delete()
-    expected = neuberg_expected(round)
     blocks: list[tuple[np.ndarray, ...]] = []
     datums: list[int | None] = []
     for board_id in board_ids:
@@ -109,23 +109,21 @@ def score_round(*, round: Round) -> RoundScores:
 _SCORED = "_scores_of_this_bell"
 
 
-def neuberg_expected(round: Round) -> int | None:
-    """Neuberg's E for every board of `round` in a movement event (RULES 10): the round's
+def tables_expected(round: Round) -> int | None:
+    """Neuberg's E as a movement has it (RULES 10, asked by its format): the round's
     tables, since each plays the round's boards. A table cut off with no score, which
     leaves no entry, counts; the phantom's pair has a bye and no table, so the boards
-    nobody plays against it do not. None (E is the board's entries, played and adjusted,
-    as the Swiss path has always scored it) for Swiss seating, Neuberg off or the IMP
-    methods, which have nothing to rescale."""
-    if not _neuberg_from_movement(round.tournament):
+    nobody plays against it do not. None with Neuberg off or the IMP methods, which have
+    nothing to rescale."""
+    if not _rescaled(round.tournament):
         return None
     return Table.objects.filter(round=round).count()
 
 
-def neuberg_expected_of(*, tournament: Tournament, rounds: list[Round]) -> dict[int, int]:
-    """{round number: E} for `rounds` of `tournament`, as `neuberg_expected` gives each
-    (one query); empty where E is the board's entries. The exports turn percentages
-    back into matchpoints on the top 2(E − 1) the board was scored on."""
-    if not _neuberg_from_movement(tournament) or not rounds:
+def tables_expected_of(*, tournament: Tournament, rounds: list[Round]) -> dict[int, int]:
+    """{round number: E} for `rounds`, as `tables_expected` gives each (one query);
+    empty when nothing is rescaled."""
+    if not _rescaled(tournament) or not rounds:
         return {}
     tables = dict(
         Table.objects.filter(round__in=rounds)
@@ -136,12 +134,8 @@ def neuberg_expected_of(*, tournament: Tournament, rounds: list[Round]) -> dict[
     return {r.number: tables.get(r.pk, 0) for r in rounds}
 
 
-def _neuberg_from_movement(tournament: Tournament) -> bool:
-    return (
-        tournament.neuberg
-        and tournament.seating != Seating.SWISS
-        and tournament.scoring_method == ScoringMethod.MP
-    )
+def _rescaled(tournament: Tournament) -> bool:
+    return tournament.neuberg and tournament.scoring_method == ScoringMethod.MP
 
 
 @dataclass(frozen=True)

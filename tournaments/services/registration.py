@@ -39,13 +39,11 @@ from ..models import (
     PairStatus,
     ResultChangeKind,
     ResultState,
-    Seating,
     Table,
     Tournament,
     TournamentStatus,
     player_name,
 )
-from ..selectors import movements as movement_selectors
 from ..timezones import zone_label
 from . import history
 from .permissions import MANAGE_PLAYERS, allowed, require
@@ -373,27 +371,14 @@ def late_entry_problem(tournament: Tournament) -> str | None:
             "The last round (round %(n)s) of %(t)s is already seated; a pair can join a "
             "running tournament only until then."
         ) % {"n": tournament.rounds, "t": tournament.name}
-    if tournament.seating != Seating.SWISS and _free_position(tournament) is None:
-        return _(
-            "%(t)s is seated by a movement with no free place: a late pair takes the "
-            "phantom's position, and every position is held (a withdrawn pair keeps its own)."
-        ) % {"t": tournament.name}
+    # The format's own limit (a movement's free position): imported here, as the
+    # formats call this module's withdrawal forfeit.
+    from .formats import format_of
+
+    problem = format_of(tournament).late_entry_problem(tournament)
+    if problem:
+        return problem
     return None
-
-
-def _free_position(tournament: Tournament) -> int | None:
-    """The movement's position no pair holds (the phantom's), which a late entry takes
-    (RULES 10), or None."""
-    movement = movement_selectors.movement_of(tournament)
-    if movement is None:
-        return None
-    held = set(
-        Pair.objects.filter(tournament=tournament, position__isnull=False).values_list(
-            "position", flat=True
-        )
-    )
-    free = [p for p in range(1, movement.pairs + 1) if p not in held]
-    return free[0] if free else None
 
 
 def late_pair_problem(*, tournament: Tournament, usernames: list[str], by) -> str | None:
@@ -435,17 +420,7 @@ def add_late_pair(
         pair = _create_pair(
             tournament=tournament, player1=player1, player2=player2, now=now, confirmed=True
         )
-        if tournament.seating != Seating.SWISS:
-            _take_free_position(tournament, pair)
+        from .formats import format_of  # as in late_entry_problem
+
+        format_of(tournament).admitted_late(tournament=tournament, pair=pair)
         return pair
-
-
-def _take_free_position(tournament: Tournament, pair: Pair) -> None:
-    """A late pair in a movement event holds the phantom's position from the next
-    seating on, and in a two-winner event is ranked in that position's field."""
-    movement = movement_selectors.movement_of(tournament)
-    position = _free_position(tournament)
-    assert movement is not None and position is not None  # late_entry_problem said so
-    pair.position = position
-    pair.field = movement_selectors.field_of(tournament, movement, position)
-    pair.save(update_fields=["position", "field"])

@@ -17,7 +17,8 @@ from tests.support.clock import submit
 from tests.support.exports import parse
 from tournaments.exports import usebio_export
 from tournaments.models import BoardResult, PairBoardScore, Round, Table
-from tournaments.services import board_scoring, clock, results
+from tournaments.services import clock, results
+from tournaments.services.formats import format_of
 
 pytestmark = pytest.mark.django_db
 
@@ -80,6 +81,12 @@ PERCENT = {
     1: {1: 69.444444, 2: 69.444444, 3: 98.611111, 4: 40.277778, 5: 1.388889, 6: 20.833333},
     2: {1: 88.888889, 2: 88.888889, 4: 59.722222, 5: 20.833333, 6: 40.277778, 7: 1.388889},
 }
+
+
+def expected_of(tournament, round) -> dict[int, int]:
+    """Neuberg's E for `round` as the tournament's format fixes it (empty: each board's
+    entries)."""
+    return format_of(tournament).expected_results(tournament=tournament, rounds=[round])
 
 
 def _mitchell(make_tournament, register_pairs, organiser, *, pairs: int, **settings):
@@ -201,7 +208,7 @@ def test_a_phantom_table_is_not_expected(make_tournament, register_pairs, organi
     }
     _play_round_1(tournament, director, plays)
     clock.close_round_now(by=organiser, tournament=tournament)
-    assert board_scoring.neuberg_expected(Round.objects.get(pk=round_1.pk)) == 6
+    assert expected_of(tournament, Round.objects.get(pk=round_1.pk)) == {1: 6}
     stored = _stored(tournament, 1)
     # Five played (420, 420, 450, 400, −50) of E = 6: MP 5, 5, 8, 2, 0 on top 8;
     # MP' = (MP + 1)·6/5 − 1 = 31/5, 31/5, 49/5, 13/5, 1/5 on top 10.
@@ -222,9 +229,7 @@ def test_neuberg_off_scores_the_played_results_among_themselves(
     clock.close_round_now(by=organiser, tournament=tournament)
     stored = _stored(tournament, 1)
     assert [stored[t][0] for t in range(1, 7)] == [70.0, 70.0, 100.0, 40.0, 0.0, 20.0]
-    assert (
-        board_scoring.neuberg_expected(Round.objects.get(tournament=tournament, number=1)) is None
-    )
+    assert expected_of(tournament, Round.objects.get(tournament=tournament, number=1)) == {}
 
 
 def test_swiss_keeps_the_entries_as_e(make_tournament, register_pairs):
@@ -240,7 +245,7 @@ def test_swiss_keeps_the_entries_as_e(make_tournament, register_pairs):
         starts_at=tournament.start_at,
         ends_at=tournament.start_at + tournament.round_length,
     )
-    assert board_scoring.neuberg_expected(round) is None
+    assert expected_of(tournament, round) == {}
     assert scoring.score_board("MP", [420, 400], neuberg=True) == scoring.score_board(
         "MP", [420, 400], neuberg=True, expected=None
     )

@@ -52,6 +52,22 @@ class Format(Protocol):
         `PairBoardScore` rows rewritten (and whatever the format adds beside them)."""
         ...
 
+    def expected_results(self, *, tournament: Tournament, rounds: list[Round]) -> dict[int, int]:
+        """{round number: Neuberg's E} where the format fixes it (a movement: the round's
+        tables), empty where E is each board's entries: what the exports need to turn a
+        percentage back into matchpoints."""
+        ...
+
+    def late_entry_problem(self, tournament: Tournament) -> str | None:
+        """Why the format cannot take one more pair into the running `tournament` (a
+        movement with no free position), or None."""
+        ...
+
+    def admitted_late(self, *, tournament: Tournament, pair: Pair) -> None:
+        """A late pair just registered (in the caller's transaction): whatever the format
+        gives it (a movement: the free position and its field)."""
+        ...
+
     def rank(
         self,
         *,

@@ -66,7 +66,29 @@ class MovementPairs:
             )
 
     def score(self, *, round: Round) -> None:
-        board_scoring.score_round(round=round)
+        board_scoring.score_round(round=round, expected=board_scoring.tables_expected(round))
+
+    def expected_results(self, *, tournament: Tournament, rounds: list[Round]) -> dict[int, int]:
+        return board_scoring.tables_expected_of(tournament=tournament, rounds=rounds)
+
+    def late_entry_problem(self, tournament: Tournament) -> str | None:
+        if free_position(tournament) is None:
+            return _(
+                "%(t)s is seated by a movement with no free place: a late pair takes the "
+                "phantom's position, and every position is held (a withdrawn pair keeps "
+                "its own)."
+            ) % {"t": tournament.name}
+        return None
+
+    def admitted_late(self, *, tournament: Tournament, pair: Pair) -> None:
+        """The late pair holds the phantom's position from the next seating on, and in a
+        two-winner event is ranked in that position's field."""
+        movement = movement_selectors.movement_of(tournament)
+        position = free_position(tournament)
+        assert movement is not None and position is not None  # late_entry_problem said so
+        pair.position = position
+        pair.field = movement_selectors.field_of(tournament, movement, position)
+        pair.save(update_fields=["position", "field"])
 
     def rank(
         self,
@@ -117,6 +139,21 @@ def seating_of(
             )
         bye = alone
     return pairing.Seating(tables=tuple(tables), bye=bye, rematches=0, cost=0.0)
+
+
+def free_position(tournament: Tournament) -> int | None:
+    """The movement's position no pair holds (the phantom's), which a late entry takes
+    (RULES 10), or None."""
+    movement = movement_selectors.movement_of(tournament)
+    if movement is None:
+        return None
+    held = set(
+        Pair.objects.filter(tournament=tournament, position__isnull=False).values_list(
+            "position", flat=True
+        )
+    )
+    free = [p for p in range(1, movement.pairs + 1) if p not in held]
+    return free[0] if free else None
 
 
 def stored_movement(tournament: Tournament) -> movements.Movement:

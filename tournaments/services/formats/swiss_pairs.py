@@ -59,6 +59,15 @@ class SwissPairs:
     def score(self, *, round: Round) -> None:
         board_scoring.score_round(round=round)
 
+    def expected_results(self, *, tournament: Tournament, rounds: list[Round]) -> dict[int, int]:
+        return {}  # E is each board's entries (RULES 5.3)
+
+    def late_entry_problem(self, tournament: Tournament) -> str | None:
+        return None  # the Swiss rule seats any number of pairs
+
+    def admitted_late(self, *, tournament: Tournament, pair: Pair) -> None:
+        """Nothing: the next seating seats it by its score (RULES 1)."""
+
     def rank(
         self,
         *,

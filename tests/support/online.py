@@ -37,6 +37,27 @@ def online_running(organiser, make_tournament, register_pairs):
     return tournament, pairs
 
 
+@pytest.fixture
+def room(make_tournament, register_pairs):
+    """The socket tests' table: an online round open (4 pairs, 2 tables, 2 boards), its
+    first table, who sits where there with a token each, and the other table."""
+    from tests.support.online_ws import open_online_round, seated_users, token_of
+    from tournaments.models import Tournament
+
+    first_round, tables = open_online_round(make_tournament, register_pairs, boards=2)
+    table = tables[0]
+    users = seated_users(table)
+    return {
+        "round": first_round,
+        "tournament": Tournament.objects.get(pk=first_round.tournament_id),
+        "table": table,
+        "other": tables[1],
+        "users": users,
+        "tokens": {seat: token_of(user) for seat, user in users.items()},
+        "other_player": seated_users(tables[1])["N"],
+    }
+
+
 def table_at(tournament, round_number: int = 1, number: int = 1) -> Table:
     return Table.objects.select_related("ns_pair__player1", "ns_pair__player2",
                                         "ew_pair__player1", "ew_pair__player2").get(

@@ -19,7 +19,6 @@ from tests.support.online_ws import (
     cards_in,
     connect,
     dealt_hands,
-    open_online_round,
     refused_with,
     robot_action,
     seated_users,
@@ -38,21 +37,6 @@ TIMEOUT = 10
 
 def kibitz_path(table, board: int) -> str:
     return board_path(table, board) + "kibitz/"
-
-
-@pytest.fixture
-def room(make_tournament, register_pairs):
-    first_round, tables = open_online_round(make_tournament, register_pairs, boards=2)
-    table = tables[0]
-    users = seated_users(table)
-    return {
-        "round": first_round,
-        "tournament": Tournament.objects.get(pk=first_round.tournament_id),
-        "table": table,
-        "other": tables[1],
-        "users": users,
-        "tokens": {seat: token_of(user) for seat, user in users.items()},
-    }
 
 
 async def _watch_while_seats_play(table, tokens, watchers: dict, *, actions: int, close=None):

@@ -28,19 +28,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 TIMEOUT = 10
 
 
-@pytest.fixture
-def room(make_tournament, register_pairs):
-    first_round, tables = open_online_round(make_tournament, register_pairs, boards=2)
-    table = tables[0]
-    users = seated_users(table)
-    return {
-        "round": first_round,
-        "table": table,
-        "users": users,
-        "tokens": {seat: token_of(user) for seat, user in users.items()},
-    }
-
-
 async def _snapshots(table, tokens, board=1) -> dict:
     found = {}
     for seat in SEATS:

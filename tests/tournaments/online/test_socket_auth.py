@@ -50,6 +50,8 @@ SITE = "http://testserver"  # the communicator's own origin: ALLOWED_HOSTS, port
 
 @pytest.fixture
 def room(make_tournament, register_pairs):
+    """The shared `room` (tests/support/online.py) without its tokens: these tests count
+    which tokens a user holds."""
     first_round, tables = open_online_round(make_tournament, register_pairs, boards=2)
     table = tables[0]
     users = seated_users(table)

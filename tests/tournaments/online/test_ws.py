@@ -25,7 +25,6 @@ from tests.support.online_ws import (
     cards_in,
     connect,
     dealt_hands,
-    open_online_round,
     refused_with,
     robot_action,
     seated_users,
@@ -45,21 +44,6 @@ from tournaments.sockets.consumers import (
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TIMEOUT = 10
-
-
-@pytest.fixture
-def room(make_tournament, register_pairs):
-    first_round, tables = open_online_round(make_tournament, register_pairs, boards=2)
-    table = tables[0]
-    users = seated_users(table)
-    return {
-        "round": first_round,
-        "table": table,
-        "other": tables[1],
-        "users": users,
-        "tokens": {seat: token_of(user) for seat, user in users.items()},
-        "other_player": seated_users(tables[1])["N"],
-    }
 
 
 def test_a_seat_connects_with_its_token_and_gets_its_snapshot(room):

@@ -46,7 +46,16 @@ def django_db_modify_db_settings(
     django_db_modify_db_settings_parallel_suffix, django_db_use_migrations, django_db_blocker
 ):
     """Each test database (one per xdist worker) is a copy of one migrated template:
-    tests/support/database.py."""
+    tests/support/database.py.
+
+    This process's sessions are named, its threads' too (the socket tests' consumers
+    run in threads with connections of their own, idle until the thread's next query):
+    tests/support/servers.py waits for the servers' sessions to end, not for these (it
+    waited its whole 10 s after every server stopped once a socket test had run)."""
+    from django.conf import settings
+
+    for database in settings.DATABASES.values():
+        database.setdefault("OPTIONS", {})["application_name"] = "swiss-test-runner"
     if django_db_use_migrations:
         from tests.support.database import use_template
 
@@ -175,25 +184,51 @@ def _default_language():
     translation.deactivate()
 
 
-@pytest.fixture(autouse=True)
-def _rank_titles(request):
-    """Transactional tests flush the database, rank titles and the directors' group
-    (data migrations) included; put them back for every database test so the order of
-    tests never matters.
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """After each transactional test the database is put back as it was created, the
+    data migrations' rows (rank titles, the directors' group) and post_migrate's
+    (content types, permissions) included, under their own ids: tests/support/database.py's
+    Reset, instead of Django's flush (a quarter of a second a test). So every test starts
+    from the same rows, whichever ran before it in this worker.
 
-    Put back committed, before the test's own transaction begins: put back inside it, the
-    rows were rolled back with the test, and every later test of the worker built them
-    again (a tenth of the suite's time went there)."""
-    marker = request.node.get_closest_marker("django_db")
-    if marker is None and not ({"db", "transactional_db"} & set(request.fixturenames)):
-        return
-    transactional = "transactional_db" in request.fixturenames or (
-        marker is not None and marker.kwargs.get("transaction", False)
-    )
-    request.getfixturevalue("django_db_setup")
-    with request.getfixturevalue("django_db_blocker").unblock():
-        _put_back_data_migration_rows()
-    request.getfixturevalue("transactional_db" if transactional else "db")
+    serialized_rollback (the browser tests ask for it, to find the rank titles) is then
+    the reset's already: the contents serialized at creation are dropped, so that Django
+    does not load them again before each such test."""
+    from django.db import DatabaseError, connections
+    from django.test import TransactionTestCase
+
+    from tests.support.database import Reset
+
+    with django_db_blocker.unblock():
+        _put_back_data_migration_rows()  # a database made without the migrations
+        resets = {
+            alias: Reset(alias)
+            for alias in connections
+            if connections[alias].vendor == "postgresql"
+        }
+        for alias in resets:
+            vars(connections[alias]).pop("_test_serialized_contents", None)
+    flush = TransactionTestCase._fixture_teardown
+
+    def reset_after_test(test):
+        aliases = test._databases_names(include_mirrors=False)
+        if test.available_apps is not None or not set(aliases) <= set(resets):
+            flush(test)  # a subset of the apps: Django's own way
+            return
+        for alias in aliases:
+            try:
+                resets[alias]()
+            except DatabaseError:
+                # Rows the reset could not delete (a constraint of the test's own): the
+                # flush truncates everything, the reset then puts the template's rows back.
+                flush(test)
+                resets[alias]()
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(TransactionTestCase, "_fixture_teardown", reset_after_test)
+    yield
+    patch.undo()
 
 
 def _put_back_data_migration_rows() -> None:

@@ -104,6 +104,7 @@ def wait_for_server_sessions(timeout: float = 10) -> None:
             cursor.execute(
                 "SELECT count(*) FROM pg_stat_activity"
                 " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                " AND application_name <> 'swiss-test-runner'"  # this process's own threads'
             )
             if cursor.fetchone()[0] == 0:
                 return

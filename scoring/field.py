@@ -109,13 +109,31 @@ def datum_discard_count(n: int) -> int:
     return 0 if n <= 2 else max(1, n // 10)
 
 
-def _datum(scores: np.ndarray) -> int:
+# How a datum whose mean ends in exactly 5 goes to a ten (RULES 5.3): to the even ten, as
+# SPEC 5.3 has it; or away from zero, as Compscore3 rounds its Butler datum (its real
+# files in ../shared/usebio/: a 4-table Howell's -445 is -450, -105 is -110, 125 is 130).
+HALF_EVEN = "half_even"
+HALF_AWAY = "half_away"
+DATUM_ROUNDINGS = (HALF_EVEN, HALF_AWAY)
+
+
+def validate_datum_rounding(rounding: str) -> str:
+    if rounding not in DATUM_ROUNDINGS:
+        raise ScoringError(f"datum rounding must be one of {DATUM_ROUNDINGS}; got {rounding!r}")
+    return rounding
+
+
+def _datum(scores: np.ndarray, rounding: str = HALF_EVEN) -> int:
     ordered = np.sort(scores)
     k = datum_discard_count(ordered.size)
     kept = ordered[k : ordered.size - k]
     # Exact arithmetic: a float mean of e.g. 425 could land either side of the half.
+    tens = Fraction(int(kept.sum()), 10 * kept.size)
+    if rounding == HALF_AWAY:
+        away = (abs(tens) + Fraction(1, 2)).__floor__()
+        return 10 * (away if tens >= 0 else -away)
     # round() on a Fraction sends exact halves to the even ten (425 → 420, 435 → 440).
-    return 10 * round(Fraction(int(kept.sum()), 10 * kept.size))
+    return 10 * round(tens)
 
 
 def matchpoint_percentages(ns_scores: Sequence[int]) -> list[float]:
@@ -132,12 +150,14 @@ def cross_imps(ns_scores: Sequence[int]) -> list[float]:
     return (_cross_imp_sums(scores) / (scores.size - 1)).tolist()
 
 
-def datum_imps(ns_scores: Sequence[int]) -> tuple[int, list[int]]:
+def datum_imps(
+    ns_scores: Sequence[int], *, datum_rounding: str = HALF_EVEN
+) -> tuple[int, list[int]]:
     """The board's datum and each result's NS IMPs against it, in input order."""
     scores = _score_array(ns_scores)
     if scores.size == 0:
         raise ScoringError("a board with no results has no datum")
-    datum = _datum(scores)
+    datum = _datum(scores, validate_datum_rounding(datum_rounding))
     return datum, imps_array(scores - datum).tolist()
 
 
@@ -209,6 +229,7 @@ def score_board(
     *,
     neuberg: bool = False,
     expected: int | None = None,
+    datum_rounding: str = HALF_EVEN,
 ) -> BoardScores:
     """Score every entry of one board by ``method`` ("MP", "IMP" or "XIMP").
 
@@ -221,8 +242,12 @@ def score_board(
     in a movement, how many tables the board is played at, a table that left no entry
     (cut off with no score) included (RULES 10). None: E is the entries, played and
     adjusted. Fewer than the entries is refused.
+
+    ``datum_rounding`` (XIMP): how a datum ending in exactly 5 goes to a ten, HALF_EVEN
+    (SPEC 5.3) or HALF_AWAY (from zero, as Compscore3).
     """
     method = validate_method(method)
+    validate_datum_rounding(datum_rounding)
     scores, played_at, adjusted = _split_entries(entries)
     size = scores.size + len(adjusted)
     field_size = _expected(expected, size, neuberg)
@@ -237,7 +262,7 @@ def score_board(
             comparisons = max(scores.size - 1, 1)
             ns_played = _cross_imp_sums(scores) / comparisons
         elif scores.size:
-            datum = _datum(scores)
+            datum = _datum(scores, datum_rounding)
             ns_played = imps_array(scores - datum).astype(np.float64)
         else:
             ns_played = np.empty(0)

@@ -11,6 +11,7 @@ from django.utils.translation import pgettext_lazy
 from .forms import NONE, QuickSelect, ResultForm
 from .models import (
     Adjustment,
+    DatumRounding,
     FirstRoundDraw,
     PlayMode,
     ScoringMethod,
@@ -121,6 +122,20 @@ class SeatingFields(forms.Form):
             "Two winners: a Mitchell, or a given movement whose pairs keep their direction."
         ),
     )
+    boards_travel = forms.BooleanField(
+        label=_("Board sets travel (face to face)"),
+        required=False,
+        help_text=_(
+            "Each table plays the board set the movement gives it and passes it on, as a "
+            "club's boards go; a board is scored when its last table has played it. Off: "
+            "every table of a round plays the round's boards (duplicated, as online)."
+        ),
+    )
+    arrow_switch = forms.BooleanField(
+        label=_("Arrow-switch: one winner from a Mitchell"),
+        required=False,
+        help_text=_("In some rounds every table swaps NS and EW; needs board sets that travel."),
+    )
     movement_file = forms.FileField(
         label=_("Movement file"),
         required=False,
@@ -143,8 +158,9 @@ class SeatingFields(forms.Form):
         return {
             "seating": data.get("seating") or Seating.SWISS,
             "winners": data.get("winners"),
-            "arrow_switch": False,  # not offered (RULES 10): the API refuses it, saying why
+            "arrow_switch": bool(data.get("arrow_switch")),
             "movement": data.get("movement_file"),
+            "boards_travel": bool(data.get("boards_travel")),
         }
 
 
@@ -221,6 +237,13 @@ class NewTournamentForm(SeatingFields):
         required=False,
         help_text=_("On by default for a movement."),
     )
+    datum_rounding = forms.ChoiceField(
+        label=_("Datum rounding"),
+        choices=DatumRounding.choices,
+        initial=DatumRounding.HALF_EVEN,
+        required=False,
+        help_text=_("IMPs against a datum: how a datum ending in exactly 5 goes to a ten."),
+    )
 
     def settings(self) -> dict:
         """The keywords of `setup.create_tournament`, from the cleaned fields; a choice
@@ -247,5 +270,6 @@ class NewTournamentForm(SeatingFields):
             "first_round_draw": data["first_round_draw"],
             "neuberg": data["neuberg"],
             "kibitz_live": data["kibitz_live"],
+            "datum_rounding": data["datum_rounding"],
             **self.seating_settings(),
         }

@@ -84,6 +84,13 @@ class Seating(models.TextChoices):
     MOVEMENT = "movement", _("A movement given as data")
 
 
+class DatumRounding(models.TextChoices):
+    """How an IMP datum that ends in exactly 5 goes to a ten (RULES 5.3)."""
+
+    HALF_EVEN = "half_even", _("To the even ten (425 → 420, 435 → 440)")
+    HALF_AWAY = "half_away", _("Away from zero (425 → 430, −425 → −430), as Compscore3 does")
+
+
 class PlayMode(models.TextChoices):
     ENTERED = "entered", _("Played elsewhere, results entered")
     ONLINE = "online", _("Played online at the system's tables")
@@ -164,6 +171,12 @@ class Tournament(models.Model):
         _("scoring method"), max_length=4, choices=ScoringMethod.choices, default="IMP"
     )
     neuberg = models.BooleanField(_("Neuberg for boards with artificial scores"), default=False)
+    datum_rounding = models.CharField(
+        _("datum rounding"),
+        max_length=9,
+        choices=DatumRounding.choices,
+        default=DatumRounding.HALF_EVEN,
+    )
     completion_threshold = models.DecimalField(
         _("completion threshold (%)"),
         max_digits=5,
@@ -203,6 +216,17 @@ class Tournament(models.Model):
     # The movement as data (`movements.to_json`): the organiser's own (seating "movement")
     # from when it is given, a generated one from round 1's start. Fixed once round 1 starts.
     movement = models.JSONField(_("movement"), null=True, blank=True)
+    # Face to face with a club's board sets (RULES 10): each table plays the board set the
+    # movement gives it, and a board is scored when its last table has played it. Off,
+    # every table of a round plays the round's boards (duplicated, as online).
+    boards_travel = models.BooleanField(
+        _("board sets travel"),
+        default=False,
+        help_text=_(
+            "Face to face: each table plays the board set the movement gives it, and the "
+            "sets move between tables as the movement says."
+        ),
+    )
     status = models.CharField(
         _("status"), max_length=10, choices=TournamentStatus.choices, default="scheduled"
     )
@@ -440,7 +464,14 @@ class Round(models.Model):
 
 class Board(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="boards")
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="boards")
+    # The round whose bell completes the board: it is scored at that close and public
+    # after it (RULES 2). Duplicated boards: the round they are played in. A travelling
+    # board set (`Tournament.boards_travel`): the last round a table plays it, and None
+    # until that round is seated, so that nothing of it shows while a table still has
+    # it to play.
+    round = models.ForeignKey(
+        Round, null=True, blank=True, on_delete=models.CASCADE, related_name="boards"
+    )
     number = models.PositiveSmallIntegerField(_("board"))
     dealer = models.CharField(_("dealer"), max_length=1)
     vulnerability = models.CharField(_("vulnerability"), max_length=4)
@@ -487,6 +518,11 @@ class Table(models.Model):
     # Extra time the director gave this table (RULES 3): its own bell, later than the
     # round's; None, the round's. `services.table_director` writes it.
     ends_at = models.DateTimeField(_("extra time until"), null=True, blank=True)
+    # The board set this table plays when board sets travel (the movement's): boards
+    # first_board … last_board. None: the round's boards, as every table of a duplicated
+    # round plays them (`selectors.boards.boards_at`).
+    first_board = models.PositiveSmallIntegerField(_("first board"), null=True, blank=True)
+    last_board = models.PositiveSmallIntegerField(_("last board"), null=True, blank=True)
 
     class Meta:
         ordering = ["round", "number"]
@@ -498,6 +534,15 @@ class Table(models.Model):
             models.UniqueConstraint(fields=["round", "ew_pair"], name="table_unique_ew_pair"),
             models.CheckConstraint(
                 condition=~Q(ns_pair=models.F("ew_pair")), name="table_two_different_pairs"
+            ),
+            models.CheckConstraint(
+                condition=Q(first_board__isnull=True, last_board__isnull=True)
+                | Q(
+                    first_board__isnull=False,
+                    last_board__isnull=False,
+                    first_board__lte=models.F("last_board"),
+                ),
+                name="table_board_set_range",
             ),
         ]
 

@@ -5,8 +5,10 @@ exports — so no page can keep a rule of its own.
 
 The rule:
 
-- **Once a board's round has closed** its deal and every result of it are everyone's:
-  hand records, travellers, the auction and play, the exports.
+- **Once a board's round has closed** (`Board.round`: the round whose bell completes
+  it; a travelling board set's is the last round a table plays it) its deal and every
+  result of it are everyone's: hand records, travellers, the auction and play, the
+  exports.
 - **Before that** the deal and the results are seen only by
   - the players seated at a table, for that table's board: their own hand, dummy after
     the opening lead, all four hands once the board is over at their table
@@ -52,10 +54,13 @@ EVERY_HAND = "*"
 PROGRESS_ONLY = "kibitzer"
 
 
-def deal_public(round: Round) -> bool:
+def deal_public(round: Round | None) -> bool:
     """Whether the boards of `round` — their deals and all their results — are everyone's:
-    once the round has closed, never before."""
-    return deal_public_status(round.status)
+    once the round has closed, never before. `round` is a board's own (`Board.round`, the
+    round whose bell completes it: for a travelling board set the last round a table
+    plays it, not the round one table played it in); None, a travelling board whose last
+    round is not seated yet: not public."""
+    return round is not None and deal_public_status(round.status)
 
 
 def deal_public_status(status: str) -> bool:
@@ -63,7 +68,7 @@ def deal_public_status(status: str) -> bool:
     return status == RoundStatus.CLOSED
 
 
-def results_public(round: Round) -> bool:
+def results_public(round: Round | None) -> bool:
     """The results of a round's boards are public exactly when its deals are."""
     return deal_public(round)
 
@@ -79,12 +84,16 @@ def watches_live(user) -> bool:
 def may_see_deal(user, board: Board, round: Round | None = None) -> bool:
     """Every hand of `board` at once (a hand record, a diagram): public after the round,
     for a director at any time. A seated player's partial sight is `table_viewer`'s."""
-    return deal_public(round or board.round) or watches_live(user)
+    # `round` saves a query only when it is the board's own: the round a travelling board
+    # was played in at one table says nothing of the tables still to play it.
+    own = round if round is not None and round.pk == board.round_id else board.round
+    return deal_public(own) or watches_live(user)
 
 
-def may_see_result(user, *, round: Round, table: Table) -> bool:
-    """A table's result of a board of `round`: public after the round; before, for a
-    director and for the players at that table (they entered or played it)."""
+def may_see_result(user, *, round: Round | None, table: Table) -> bool:
+    """A table's result of a board whose round (`Board.round`) is `round`: public after
+    that round; before, for a director and for the players at that table (they entered or
+    played it)."""
     if results_public(round) or watches_live(user):
         return True
     user_id = getattr(user, "pk", None)

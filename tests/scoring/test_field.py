@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from scoring import (
+    HALF_AWAY,
     BoardScores,
     ScoringError,
     cross_imps,
@@ -110,6 +111,28 @@ def test_datum_imps_by_hand():
 )
 def test_datum_rounding(scores, datum):
     assert datum_imps(scores)[0] == datum
+
+
+@pytest.mark.parametrize(
+    ("scores", "datum"),
+    [
+        # Compscore3's own boards (../shared/usebio/butler_howell.xml, 4 tables).
+        ([50, -460, -490, -430], -450),  # -445
+        ([50, -90, -120, -150], -110),  # -105
+        ([130, 120, 150, -140], 130),  # 125
+        ([-170, -130, -200, -200], -190),  # -185
+        ([419, 430], 420),  # 424.5: below the half either way
+    ],
+)
+def test_a_datum_rounded_half_away_from_zero(scores, datum):
+    assert datum_imps(scores, datum_rounding=HALF_AWAY)[0] == datum
+
+
+def test_an_unknown_datum_rounding_is_refused():
+    with pytest.raises(ScoringError):
+        datum_imps([10, 20], datum_rounding="up")
+    with pytest.raises(ScoringError):
+        score_board("MP", [10, 20], datum_rounding="nearest")
 
 
 def test_datum_on_a_bigger_board_trims_then_rounds_half_to_even():

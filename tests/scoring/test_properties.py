@@ -2,12 +2,20 @@
 naively (O(n²)) here, and the invariants every field score must keep."""
 
 import random
+from decimal import ROUND_HALF_UP, Decimal
 from itertools import pairwise
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import cross_imps, datum_imps, matchpoint_percentages, score_board
+from scoring import (
+    HALF_AWAY,
+    HALF_EVEN,
+    cross_imps,
+    datum_imps,
+    matchpoint_percentages,
+    score_board,
+)
 from tests import examples
 
 prop = settings(deadline=None, max_examples=examples(200))
@@ -103,6 +111,30 @@ def test_cross_imps_equal_naive(scores):
 def test_datum_imps_equal_naive(scores):
     datum = naive_datum(scores)
     assert datum_imps(scores) == (datum, [naive_imps(s - datum) for s in scores])
+
+
+def naive_datum_half_away(scores):
+    """The datum as Compscore3 rounds it: the trimmed mean to the nearest ten, an exact
+    half away from zero (Decimal's ROUND_HALF_UP is "away from zero" on a tie)."""
+    n = len(scores)
+    k = 0 if n <= 2 else max(1, n // 10)
+    kept = sorted(scores)[k : n - k]
+    mean = Decimal(sum(kept)) / Decimal(len(kept))
+    return int(mean.quantize(Decimal("1E1"), rounding=ROUND_HALF_UP))
+
+
+@prop
+@given(board)
+def test_a_datum_rounded_half_away_from_zero_equals_naive(scores):
+    datum = naive_datum_half_away(scores)
+    assert datum_imps(scores, datum_rounding=HALF_AWAY) == (
+        datum,
+        [naive_imps(s - datum) for s in scores],
+    )
+    assert score_board("XIMP", scores, datum_rounding=HALF_AWAY).datum == datum
+    # The two roundings part only on an exact half, and then by one ten.
+    other = datum_imps(scores, datum_rounding=HALF_EVEN)[0]
+    assert other == datum or abs(other - datum) == 10
 
 
 def test_large_board_equals_naive():

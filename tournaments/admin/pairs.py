@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ..errors import ServiceError
 from ..models import Pair, TournamentStatus
+from ..selectors.pair_labels import pair_labels
 from ..services import registration
 from ..services.permissions import MANAGE_PLAYERS, MANAGE_PLAYERS_CODENAME
 from .actions import run_action
@@ -38,6 +39,7 @@ class PairAdmin(admin.ModelAdmin):
         "__str__",
         "tournament",
         "registration_no",
+        "pair_number",
         "status",
         "withdrawn_at",
         "total",
@@ -59,9 +61,22 @@ class PairAdmin(admin.ModelAdmin):
         "completed",
         "rank",
         "master_points",
+        # Handed out at round 1's start, or to a late entry, by the movement's format
+        # (RULES 10): a position edited here could seat two pairs alike or none.
+        "position",
+        "field",
+        "pair_number",
     )
     autocomplete_fields = ("player1", "player2", "tournament")
     actions = ["withdraw"]
+
+    @admin.display(description=_("pair number"))
+    def pair_number(self, obj: Pair) -> str:
+        """The number the pages print for the pair: its movement position's label
+        ("3NS") in an event seated by a movement, else its registration number."""
+        if obj.pk is None:
+            return "—"
+        return pair_labels(obj.tournament).of(obj)
 
     def has_manage_players_permission(self, request) -> bool:
         return request.user.has_perm(MANAGE_PLAYERS)

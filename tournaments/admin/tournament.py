@@ -14,14 +14,18 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+import movements
+
 from .. import round_rules
 from ..errors import ServiceError
 from ..models import (
     ClockHeartbeat,
+    DatumRounding,
     PairStatus,
     Round,
     RoundStatus,
     ScoringMethod,
+    Seating,
     SettingsChange,
     Table,
     Tournament,
@@ -147,6 +151,7 @@ class ScoringSettingsForm(forms.Form):
     neuberg = forms.BooleanField(
         label=_("Neuberg for boards with artificial scores"), required=False
     )
+    datum_rounding = forms.ChoiceField(label=_("datum rounding"), choices=DatumRounding.choices)
     rounds = forms.IntegerField(label=_("rounds"), min_value=1)
     boards_per_round = forms.IntegerField(label=_("boards per round"), min_value=1)
     reason = forms.CharField(
@@ -325,6 +330,17 @@ class TournamentAdmin(RunsClock, ManagesPlayers, admin.ModelAdmin):
         "draw_seed",
         "clock_health",
         "console_link",
+        # The seating is chosen on the console's seating page until round 1
+        # (`settings_change.change_movement`, which checks the power and the movement);
+        # editing it here would skip those checks, so admin only shows it.
+        "seating",
+        "winners",
+        "arrow_switch",
+        "boards_travel",
+        "movement_summary",
+        # Chosen with the event (console, API) and changed by "change settings and
+        # re-score", as the other settings that decide scores once it has started.
+        "datum_rounding",
     )
     fieldsets = (
         (None, {"fields": ("name", "description", "status", "clock_health", "console_link")}),
@@ -349,12 +365,17 @@ class TournamentAdmin(RunsClock, ManagesPlayers, admin.ModelAdmin):
                 "fields": (
                     "scoring_method",
                     "neuberg",
+                    "datum_rounding",
                     "unplayed_policy",
                     "completion_threshold",
                     "first_round_draw",
                     "draw_seed",
                 )
             },
+        ),
+        (
+            _("Seating"),
+            {"fields": ("seating", "winners", "arrow_switch", "boards_travel", "movement_summary")},
         ),
         (_("Watching"), {"fields": ("kibitz_live",)}),
     )
@@ -464,6 +485,39 @@ class TournamentAdmin(RunsClock, ManagesPlayers, admin.ModelAdmin):
             '<a class="button" href="{}">{}</a>',
             reverse("console", args=[obj.pk]),
             _("Open the console: clock, progress, disputes, pairs"),
+        )
+
+    @admin.display(description=_("movement"))
+    def movement_summary(self, obj=None):
+        """The stored movement in a line, with its page and the console's seating page
+        (where it is changed until round 1), not its raw JSON."""
+        if obj is None or obj.pk is None:
+            return "—"
+        change = format_html(
+            '<a href="{}">{}</a>',
+            reverse("console_seating", args=[obj.pk]),
+            _("Change the seating (until round 1 starts)"),
+        )
+        if obj.seating == Seating.SWISS:
+            return format_html("{} · {}", _("none: seated by the Swiss rule"), change)
+        if obj.movement is None:
+            stored = _("not stored yet: it is fixed when round 1 is seated")
+            return format_html("{} · {}", stored, change)
+        movement = movements.from_json(obj.movement)
+        facts = _("%(name)s · tables: %(tables)s, rounds: %(rounds)s, positions: %(pairs)s") % {
+            "name": movement.name,
+            "tables": movement.tables,
+            "rounds": movement.round_count,
+            "pairs": movement.pairs,
+        }
+        if movement.phantom is not None:
+            facts += " · " + _("phantom: %(p)s") % {"p": movement.label(movement.phantom)}
+        return format_html(
+            '{} · <a href="{}">{}</a> · {}',
+            facts,
+            reverse("movement", args=[obj.pk]),
+            _("the movement page"),
+            change,
         )
 
     @admin.display(description=_("round clock"))

@@ -17,6 +17,7 @@ from . import lookups
 from .auth import token_auth
 from .errors import write
 from .schemas import (
+    AdjustmentIn,
     BoardDetailOut,
     ClosedOut,
     ErrorOut,
@@ -83,6 +84,8 @@ def _tournament(t: Tournament, *, current_round=None, pair_count: int | None = N
         "seating": t.seating,
         "winners": t.winners,
         "arrow_switch": t.arrow_switch,
+        "boards_travel": t.boards_travel,
+        "datum_rounding": t.datum_rounding,
         "neuberg": t.neuberg,
         "pair_count": pair_count,
         "current_round": _round_summary(current_round),
@@ -101,6 +104,8 @@ def _result(result, *, table: int, board: int) -> dict:
         "table": table,
         "board": board,
         "state": result.state,
+        "ns_adjustment": result.ns_adjustment,
+        "ew_adjustment": result.ew_adjustment,
         "contract": result.contract,
         "declarer": result.declarer,
         "tricks": result.tricks,
@@ -154,6 +159,8 @@ def create_tournament(request, payload: TournamentIn):
         arrow_switch=payload.arrow_switch,
         movement=payload.movement,
         neuberg=payload.neuberg,
+        boards_travel=payload.boards_travel,
+        datum_rounding=payload.datum_rounding,
         by=request.auth,
     )
     return Status(201, _tournament(t, pair_count=0))
@@ -259,6 +266,8 @@ def get_round(request, tournament_id: int, number: int):
     t = lookups.get_tournament(tournament_id)
     round = lookups.get_round_with_boards(t, number)
     tables = selectors.round_seating(round=round)
+    played = selectors.boards_played(round=round, tables=tables)
+    every = [b.number for b in played]
     return {
         "number": round.number,
         "status": round.status,
@@ -267,11 +276,16 @@ def get_round(request, tournament_id: int, number: int):
         "closed_at": round.closed_at,
         "boards": [
             {"number": b.number, "dealer": b.dealer, "vulnerability": b.vulnerability}
-            for b in round.boards.all()
+            for b in played
         ],
         "tables": [
             {
                 "table": table.number,
+                "boards": (
+                    every
+                    if table.first_board is None or table.last_board is None
+                    else list(range(table.first_board, table.last_board + 1))
+                ),
                 "ns": table.ns_pair.id,
                 "ew": table.ew_pair.id,
                 "ns_players": [cached.player_json(p) for p in table.ns_pair.players],
@@ -301,6 +315,27 @@ def submit_result(
         lead=payload.lead or "",
     )
     stored = results.submit_result(table=found, board_number=board, entry=entry, user=request.auth)
+    return _result(stored, table=found.number, board=board)
+
+
+@router.put(
+    "/tournaments/{tournament_id}/rounds/{number}/tables/{table}/boards/{board}/adjustment",
+    **write(200, ResultOut),
+    tags=["play"],
+    summary="A director's adjusted score for a table's board (A+, A or A- a side)",
+)
+def adjust_result(
+    request, tournament_id: int, number: int, table: int, board: int, payload: AdjustmentIn
+):
+    found = lookups.get_table(tournament_id, number, table)
+    stored = results.director_set_result(
+        table=found,
+        board_number=board,
+        by=request.auth,
+        ns_adjustment=payload.ns,
+        ew_adjustment=payload.ew,
+        reason=payload.reason,
+    )
     return _result(stored, table=found.number, board=board)
 
 

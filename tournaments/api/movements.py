@@ -79,5 +79,6 @@ def put_movement(request, tournament_id: int, payload: MovementIn):
         arrow_switch=payload.arrow_switch,
         movement=payload.movement,
         neuberg=payload.neuberg,
+        boards_travel=payload.boards_travel,
     )
     return _tournament_now(t)

@@ -75,8 +75,20 @@ class TournamentIn(Schema):
     )
     arrow_switch: bool = Field(
         False,
-        description="Refused for now: every table of a round plays the round's boards, "
-        "so an arrow-switch would never compare NS pairs with EW pairs (RULES 10).",
+        description="A Mitchell whose tables swap NS and EW in some rounds, for one winner: "
+        "only with `boards_travel` (with duplicated boards it would never compare NS pairs "
+        "with EW pairs, RULES 10).",
+    )
+    boards_travel: bool = Field(
+        False,
+        description="Face to face (`play` entered) with a movement: each table plays the "
+        "board set the movement gives it, and a board is scored when its last table has "
+        "played it. Off: every table of a round plays the round's boards.",
+    )
+    datum_rounding: Literal["half_even", "half_away"] = Field(
+        "half_even",
+        description="IMPs against a datum: a datum ending in exactly 5 goes to the even ten "
+        "(`half_even`, 425 → 420) or away from zero (`half_away`, 425 → 430, as Compscore3).",
     )
     movement: dict | str | None = Field(
         None,
@@ -113,6 +125,8 @@ class TournamentOut(Schema):
     seating: str = Field(description='"swiss", "mitchell", "howell" or "movement".')
     winners: int = Field(description="1, or 2 (NS and EW ranked as two fields).")
     arrow_switch: bool
+    boards_travel: bool
+    datum_rounding: str
     neuberg: bool
     pair_count: int
     current_round: RoundSummaryOut | None
@@ -154,6 +168,10 @@ class BoardOut(Schema):
 
 class TableOut(Schema):
     table: int
+    boards: list[int] = Field(
+        description="The boards this table plays: the round's, or its own set when board "
+        "sets travel (face to face, as the movement says)."
+    )
     ns: int = Field(description="NS pair id.")
     ew: int = Field(description="EW pair id.")
     ns_players: list[PlayerOut]
@@ -166,7 +184,10 @@ class RoundOut(Schema):
     starts_at: datetime
     ends_at: datetime
     closed_at: datetime | None
-    boards: list[BoardOut]
+    boards: list[BoardOut] = Field(
+        description="Every board played in the round (at every table, or in the tables' "
+        "sets when board sets travel)."
+    )
     tables: list[TableOut]
     bye: int | None = Field(description="Pair id of the pair sitting out, if any.")
 
@@ -179,10 +200,18 @@ class ResultIn(Schema):
     lead: Text | None = Field(None, description='Opening lead, e.g. "SA", "H10" (optional).')
 
 
+class AdjustmentIn(Schema):
+    ns: Text = Field(description='The NS side\'s adjusted score: "A+", "A" or "A-".')
+    ew: Text = Field(description='The EW side\'s: "A+", "A" or "A-".')
+    reason: Text = Field(description="Why (kept with the result and its history).")
+
+
 class ResultOut(Schema):
     table: int
     board: int
     state: str
+    ns_adjustment: str = Field("", description='An adjusted score\'s NS code ("A+", "A", "A-").')
+    ew_adjustment: str = Field("", description="… and its EW code.")
     contract: str
     declarer: str
     tricks: int | None
@@ -258,3 +287,6 @@ class MovementIn(Schema):
         None, description="With seating `movement`: JSON or the text of an .ASC file."
     )
     neuberg: bool | None = None
+    boards_travel: bool | None = Field(
+        None, description="Board sets travel (face to face); not given: as it is."
+    )

@@ -24,6 +24,9 @@ class ScoringSettingsIn(Schema):
     completion_threshold: Decimal | None = Field(None, description="Percentage 1–100.")
     unplayed_policy: str | None = Field(None, description="not_played, avg_minus or avg.")
     neuberg: bool | None = None
+    datum_rounding: str | None = Field(
+        None, description="half_even or half_away: how a datum ending in exactly 5 is rounded."
+    )
     rounds: int | None = Field(None, description="Never fewer than the rounds seated.")
     boards_per_round: int | None = Field(
         None, description="Only before round 1 starts: refused (409) once it has."

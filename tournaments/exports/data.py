@@ -32,7 +32,7 @@ from ..models import (
     Tournament,
     TournamentStatus,
 )
-from ..selectors.movements import movement_of
+from ..selectors.pair_labels import pair_labels
 
 PROGRAM_NAME = "Swiss pairs director"
 PROGRAM_VERSION = "0.1.0"
@@ -158,11 +158,12 @@ def collect(*, tournament: Tournament, now: datetime | None = None) -> ExportDat
     for r in (
         BoardResult.objects.filter(board__round__in=closed_rounds)
         .select_related("table")
-        .order_by("board__number", "table__number")
+        .order_by("board__number", "table__round__number", "table__number")
     ):
         lines[r.board_id].append(
             ExportLine(
-                round=boards[r.board_id].round,
+                # The round the table played it in: a travelling board's lines span rounds.
+                round=round_numbers[r.table.round_id],
                 table=r.table.number,
                 ns=numbers[r.table.ns_pair_id],
                 ew=numbers[r.table.ew_pair_id],
@@ -195,27 +196,32 @@ def collect(*, tournament: Tournament, now: datetime | None = None) -> ExportDat
 
 def pair_numbers(data: ExportData) -> dict[int, str]:
     """{registration no.: the pair number the files give it} (USEBIO's PAIR_NUMBER, PBN's
-    PairId). One winner: the registration number. Two winners: the movement's label of
-    the position the pair holds ("3NS", "3EW": `movements.Movement.label`), or, for a
-    pair holding none (or no movement), its registration number with its field, "7NS".
+    PairId), as the pages print it (`selectors.pair_labels`): in an event seated by a
+    movement the label of the position the pair holds ("3NS", "3EW" in a Mitchell, "3" in
+    a Howell: `movements.Movement.label`); otherwise its registration number, with its
+    field in a two-winner event ("7NS") so that the two lists' numbers stay apart.
 
     The movement is the one stored at round 1's start, the one the rounds were seated
-    by: before it is stored `movement_of` would generate one for the pairs registered
-    now, whose positions need not be those the pairs hold."""
+    by: before it is stored nobody holds a position."""
     tournament = data.tournament
-    if tournament.winners != 2:
-        return {p.registration_no: str(p.registration_no) for p in data.pairs}
-    held = dict(
-        Pair.objects.filter(tournament=tournament, position__isnull=False).values_list(
-            "id", "position"
+    labels = pair_labels(tournament)
+    held = (
+        dict(
+            Pair.objects.filter(tournament=tournament, position__isnull=False).values_list(
+                "id", "position"
+            )
         )
+        if labels.movement is not None
+        else {}
     )
-    movement = movement_of(tournament) if held and tournament.movement is not None else None
     numbers = {}
     for pair in data.pairs:
         position = held.get(pair.pair_id)
-        if movement is not None and position is not None and position <= movement.pairs:
-            numbers[pair.registration_no] = movement.label(position)
-        else:
+        label = labels.label(position=position, registration_no=None) if position else ""
+        if label:
+            numbers[pair.registration_no] = label
+        elif tournament.winners == 2:
             numbers[pair.registration_no] = f"{pair.registration_no}{pair.field}"
+        else:
+            numbers[pair.registration_no] = str(pair.registration_no)
     return numbers

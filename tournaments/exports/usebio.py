@@ -149,9 +149,9 @@ def _results(
     # Percentages back to matchpoints, on a top counting every scored line
     # (adjusted ones too): a played line's NS and EW matchpoints make the top. In a
     # movement scored with Neuberg the top is the one the board was factored to,
-    # 2(E − 1), E the round's tables (RULES 10), as Compscore3 writes MP′.
+    # 2(E − 1), E the tables that play the board (RULES 10), as Compscore3 writes MP′.
     scored = sum(1 for line in board.lines if line.ns_points is not None)
-    top = 2 * max(expected.get(board.round, scored) - 1, 0)
+    top = 2 * max(expected.get(board.number, scored) - 1, 0)
     for line in board.lines:
         _traveller_line(board_el, data, line, top, numbers)
 

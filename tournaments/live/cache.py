@@ -42,7 +42,7 @@ _build_locks: dict[str, threading.Lock] = {}
 
 # Part of every key: raise it when the shape of a cached value changes, so a deploy never
 # reads values pickled by the previous code (a finished tournament's version never moves).
-SCHEMA = 3
+SCHEMA = 4
 
 
 def key(*parts) -> str:

@@ -23,6 +23,7 @@ from pydantic import TypeAdapter
 
 from .. import exports, selectors
 from ..models import Board, Round, RoundStatus, Tournament
+from ..selectors.pair_labels import pair_labels
 from . import cache
 from .schemas import StandingOut
 
@@ -75,7 +76,12 @@ def traveller_html(tournament: Tournament, board: Board, version: str) -> str:
         _board, lines = selectors.board_detail(tournament=tournament, number=board.number)
         return render_to_string(
             "tournaments/_traveller.html",
-            {"tournament": tournament, "board": board, "lines": lines},
+            {
+                "tournament": tournament,
+                "board": board,
+                "lines": lines,
+                "labels": pair_labels(tournament),
+            },
         )
 
     key = cache.key("traveller", tournament.pk, board.pk, version, get_language())
@@ -108,6 +114,7 @@ def _standings_rows(tournament: Tournament, version: str) -> list[dict]:
             "master_points": row.master_points,
             "withdrawn": row.withdrawn,
             "field": row.field,
+            "label": row.label,
         }
         for row in standings(tournament, version)
     ]

@@ -37,3 +37,9 @@ class StandingOut(Schema):
         "(a Mitchell: the NS pairs listed first, then the EW pairs, each ranked apart); "
         '"" when the event has one winner.',
     )
+    label: str = Field(
+        "",
+        description="The pair's number as the pages print it: in an event seated by a "
+        'movement the position it holds as the movement labels it ("3NS" / "3EW" in a '
+        'Mitchell, "3" in a Howell), else its registration number.',
+    )

@@ -17,7 +17,9 @@ family; callers use the names re-exported here (`selectors.standings(...)`):
 - `history`: a board's result history, for organisers;
 - `movements` (imported by module, `selectors.movements.…`): a tournament's movement,
   the positions its pairs hold, and its paper (`movement_sheet`, `balance_view`: the
-  movement page, the table guide cards, the travel cards).
+  movement page, the table guide cards, the travel cards);
+- `pair_labels` (imported by module): the number a page prints for a pair, its movement
+  position's label ("3NS") or its registration number.
 
 The rules they read by live in the models: the current round is
 `Round.objects….current()`, a player's name `models.display_name`, a player's side of a
@@ -42,6 +44,7 @@ from .seating import (
     TABLE_PAIRS,
     SeatedPair,
     SeatingRow,
+    boards_played,
     current_tables,
     round_seating,
     round_with_boards,
@@ -81,6 +84,7 @@ __all__ = [
     "result_history",
     "round_seating",
     "round_with_boards",
+    "boards_played",
     "score_card",
     "seat_of_user",
     "standings",

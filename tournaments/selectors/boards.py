@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import QuerySet
+
 from ..models import (
     Board,
     BoardResult,
@@ -14,6 +16,25 @@ from ..models import (
     Tournament,
 )
 from ..visibility import DEAL_PUBLIC
+
+
+def board_numbers_at(table: Table, tournament: Tournament) -> range:
+    """The numbers of the boards `table` plays (no query): its board set when the sets
+    travel (`Table.first_board` … `last_board`), else its round's boards."""
+    if table.first_board is None or table.last_board is None:
+        return tournament.board_numbers(table.round.number)
+    return range(table.first_board, table.last_board + 1)
+
+
+def boards_at(table: Table, *, tournament_id: int | None = None) -> QuerySet[Board]:
+    """The boards `table` plays, as `board_numbers_at` numbers them."""
+    if table.first_board is None:
+        return Board.objects.filter(round_id=table.round_id)
+    return Board.objects.filter(
+        tournament_id=tournament_id if tournament_id is not None else table.round.tournament_id,
+        number__gte=table.first_board,
+        number__lte=table.last_board,
+    )
 
 
 def closed_board_numbers(tournament: Tournament) -> list[int]:
@@ -45,7 +66,8 @@ def board_detail(*, tournament: Tournament, number: int) -> tuple[Board, list[Bo
             "table__ew_pair__player2__profile",
             "entered_by",
         )
-        .order_by("table__number")
+        # A travelling board's results come from several rounds' tables.
+        .order_by("table__round__number", "table__number")
     )
     points = {
         (result_id, direction): value

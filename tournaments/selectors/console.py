@@ -172,15 +172,31 @@ def round_progress(
     round = round or tournament.round_set.current()
     if round is None:
         return RoundProgress(round=None)
-    boards = dict(Board.objects.filter(round=round).values_list("id", "number"))
-    numbers = tuple(sorted(boards.values()))
     seating = list(
         Table.objects.filter(round=round)
         .order_by("number")
-        .values_list("id", "number", "ns_pair_id", "ew_pair_id")
+        .values_list("id", "number", "ns_pair_id", "ew_pair_id", "first_board", "last_board")
     )
-    tables = [(table_id, number) for table_id, number, _ns, _ew in seating]
-    seated = {table_id: (ns, ew) for table_id, _number, ns, ew in seating}
+    tables = [(table_id, number) for table_id, number, *_rest in seating]
+    seated = {table_id: (ns, ew) for table_id, _number, ns, ew, *_set in seating}
+    # When board sets travel each table has its own (`Table.first_board` …); else every
+    # table plays the round's boards.
+    sets = {
+        table_id: tuple(range(first, last + 1))
+        for table_id, _number, _ns, _ew, first, last in seating
+        if first is not None
+    }
+    if sets:
+        wanted = {n for numbers_at in sets.values() for n in numbers_at}
+        boards = dict(
+            Board.objects.filter(tournament=tournament, number__in=wanted).values_list(
+                "id", "number"
+            )
+        )
+        numbers: tuple[int, ...] = ()
+    else:
+        boards = dict(Board.objects.filter(round=round).values_list("id", "number"))
+        numbers = tuple(sorted(boards.values()))
     states: dict[tuple[int, int], str] = {}
     for (
         table_id,
@@ -202,7 +218,7 @@ def round_progress(
     per_table = {}
     finished = 0
     for table_id, _number in tables:
-        cells = [states.get((table_id, n), MISSING) for n in numbers]
+        cells = [states.get((table_id, n), MISSING) for n in sets.get(table_id, numbers)]
         per_table[table_id] = cells
         for state in cells:
             totals[state] += 1
@@ -234,7 +250,8 @@ def round_progress(
             ns=names[table_id][0],
             ew=names[table_id][1],
             cells=tuple(
-                ProgressCell(n, s) for n, s in zip(numbers, per_table[table_id], strict=True)
+                ProgressCell(n, s)
+                for n, s in zip(sets.get(table_id, numbers), per_table[table_id], strict=True)
             ),
         )
         for table_id, table_number in chosen
@@ -476,7 +493,7 @@ def disputed_results(*, tournament: Tournament | None = None) -> QuerySet[BoardR
     players = Pair.objects.select_related(*PAIR_PLAYERS)
     return (
         BoardResult.objects.filter(pk__in=disputed)
-        .select_related("board", "table__round", "entered_by__profile")
+        .select_related("board__round", "table__round", "entered_by__profile")
         .prefetch_related(
             Prefetch("table__ns_pair", queryset=players),
             Prefetch("table__ew_pair", queryset=players),
@@ -541,7 +558,8 @@ def dispute_sights(*, disputes, user) -> list[DisputeSight]:
     """Each of `disputes` (`disputed_results`) as `user` may see it."""
     sights = []
     for result in disputes:
-        table, round = result.table, result.table.round
+        # The board's round decides (a travelling board is public only after its last).
+        table, round = result.table, result.board.round
         entered = table.side_of(result.entered_by_id) if result.entered_by_id else None
         sights.append(
             DisputeSight(
@@ -560,9 +578,9 @@ def dispute_sights(*, disputes, user) -> list[DisputeSight]:
 def director_result(*, table: Table, board, user) -> tuple[BoardResult | None, bool, bool]:
     """(the table's result on `board` if `user` may see it now, whether they may see
     the result, whether they may see the hand): the director's result page."""
-    sees_result = visibility.may_see_result(user, round=table.round, table=table)
+    sees_result = visibility.may_see_result(user, round=board.round, table=table)
     current = result_of(table=table, board_number=board.number) if sees_result else None
-    return current, sees_result, visibility.may_see_deal(user, board, table.round)
+    return current, sees_result, visibility.may_see_deal(user, board, board.round)
 
 
 def table_directions(*, table: Table) -> list[TableDirection]:

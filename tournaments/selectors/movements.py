@@ -8,10 +8,10 @@ one stored on the tournament (`Tournament.movement`), fixed. An organiser's own 
 The movement on paper (`movement_sheet`, `balance_view`) is plain data for the movement
 page, the table guide cards and the travel cards: every round's tables with the positions
 as the movement labels them, the players' names once the positions are held, and the
-boards as the event plays them (`as_played`): every table of round r plays the round's
-boards, `Tournament.board_numbers(r)`, from duplicated boards (SPEC 2), online or played
-elsewhere with the results entered. The movement's own board sets (boards travelling
-from table to table) are not what the product records, so the paper never prints them.
+boards as the event plays them (`as_played`): with duplicated boards (online, or
+chosen face to face) every table of round r plays the round's boards,
+`Tournament.board_numbers(r)`; when board sets travel (`Tournament.boards_travel`) each
+table plays the movement's own set, and the paper prints it.
 """
 
 from __future__ import annotations
@@ -251,12 +251,15 @@ def _held_pairs(tournament: Tournament) -> dict[int, tuple[SeatedPair, bool]]:
 def as_played(
     movement: movements.Movement, tournament: Tournament | None = None
 ) -> movements.Movement:
-    """`movement` with every table of round r on the round's boards,
+    """`movement` with every table of round r on the round's boards (unless the
+    tournament's board sets travel: then the movement's own sets),
     `tournament.board_numbers(r)` (SPEC 2: duplicated boards, online or entered), in
     place of the movement's board sets: the seating is the movement's, the boards are
     what the event plays and records. Without a tournament (a movement not yet any
     event's) the boards are numbered the same way from the movement's boards per round.
     No query."""
+    if tournament is not None and tournament.boards_travel:
+        return movement  # face to face with board sets: the movement's sets are played
     numbering = tournament or Tournament(boards_per_round=movement.boards_per_round)
     rounds = []
     for number, round in enumerate(movement.rounds, start=1):

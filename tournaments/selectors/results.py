@@ -22,6 +22,7 @@ from ..models import (
     pair_names,
 )
 from .common import PlayerName, player
+from .pair_labels import pair_labels
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,9 @@ class StandingRow:
     # Two winners (RULES 10): the field the pair is ranked in, "NS" or "EW"; `position`
     # and `rank` are within it. One winner: "".
     field: str = ""
+    # The number the pages print for the pair (`pair_labels`): "3NS" / "3EW" / "3" in an
+    # event seated by a movement, else the registration number.
+    label: str = ""
 
 
 # The fields of a two-winner event in the order the results list them (RULES 10).
@@ -90,7 +94,7 @@ def standings(*, tournament: Tournament) -> list[StandingRow]:
     listed = Pair.objects.filter(listed_in_results(), tournament=tournament)
     pairs = listed.filter(status=PairStatus.CONFIRMED).values_list(
         "id", "registration_no", "total", "boards_completed", "rank", "completed",
-        "master_points", "withdrawn_at", "field",
+        "master_points", "withdrawn_at", "field", "position",
         "player1_id", f"player1__{username}", "player1__profile__display_name",
         "player2_id", f"player2__{username}", "player2__profile__display_name",
     )  # fmt: skip
@@ -98,6 +102,7 @@ def standings(*, tournament: Tournament) -> list[StandingRow]:
     total_boards = tournament.total_boards
     threshold = float(tournament.completion_threshold) / 100.0
     two_fields = tournament.winners == 2
+    labels = pair_labels(tournament)
 
     def field_of(p: tuple) -> str:
         return p[8] if two_fields else ""
@@ -119,7 +124,7 @@ def standings(*, tournament: Tournament) -> list[StandingRow]:
     rows = []
     for pair in ordered:
         (pair_id, number, total, boards, rank, completed, master_points, withdrawn_at, _field,
-         user1, username1, shown1, user2, username2, shown2) = pair  # fmt: skip
+         movement_position, user1, username1, shown1, user2, username2, shown2) = pair  # fmt: skip
         field = field_of(pair)
         positions[field] = position = positions.get(field, 0) + 1
         completion = scoring.completion(boards, total_boards)
@@ -143,6 +148,7 @@ def standings(*, tournament: Tournament) -> list[StandingRow]:
                 withdrawn=withdrawn_at is not None,
                 tie_break=ties[pair_id],
                 field=field,
+                label=labels.label(position=movement_position, registration_no=number),
             )
         )
     return rows

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from django.db.models import Q
 
 from ..models import (
+    Board,
     BoardResult,
     Direction,
     Pair,
@@ -32,6 +33,8 @@ class CardBoard:
     points: float | None  # this pair's MP % or IMPs on the board; None when not completed
     completed: bool
     artificial: str  # "A+", "A", "A-" for an adjusted or bye score, else ""
+    # A travelling board other tables still play: nothing of it is shown yet.
+    pending: bool = False
 
     @property
     def played(self) -> bool:
@@ -54,6 +57,12 @@ class CardRound:
     total: float | None
     position: int | None
 
+    @property
+    def has_total(self) -> bool:
+        """A score to show after the round: its own (duplicated boards), or a running
+        total once a board is scored (travelling sets score a board at its last round)."""
+        return self.round_score is not None or self.position is not None
+
 
 def score_card(*, pair: Pair) -> list[CardRound]:
     """The pair's rounds that have started, each with its boards (five queries).
@@ -73,10 +82,24 @@ def score_card(*, pair: Pair) -> list[CardRound]:
         ).select_related(*TABLE_PAIRS)
     }
     closed = {r.id for r in rounds if results_public(r)}
+    # A result is shown once its board's round has closed (`Board.round`): the round it
+    # was played in, or for a travelling board set the last round a table plays it.
+    travelling = tournament.boards_travel
     results: dict[tuple[int, int], BoardResult] = {}
-    table_ids = [t.id for round_id, t in tables.items() if round_id in closed]
-    for entered in BoardResult.objects.filter(table_id__in=table_ids).select_related("board"):
+    table_ids = [t.id for round_id, t in tables.items() if travelling or round_id in closed]
+    for entered in BoardResult.objects.filter(
+        table_id__in=table_ids, board__round_id__in=closed
+    ).select_related("board"):
         results[(entered.table_id, entered.board.number)] = entered
+    complete = (
+        set(
+            Board.objects.filter(tournament=tournament, round_id__in=closed).values_list(
+                "number", flat=True
+            )
+        )
+        if travelling
+        else set()
+    )
     scores = {
         number: (points, completed, artificial)
         for number, points, completed, artificial in PairBoardScore.objects.filter(
@@ -84,13 +107,22 @@ def score_card(*, pair: Pair) -> list[CardRound]:
         ).values_list("board__number", "points", "completed", "artificial")
     }
     standings = {s.round_id: s for s in Standing.objects.filter(pair=pair)}
+
+    def scored_by(standing: Standing) -> bool:
+        # With travelling sets nothing may be scored yet after a round (a Mitchell's
+        # boards all complete at its last bell): no total or position of nothing.
+        return not travelling or standing.boards_completed > 0
+
     card = []
     for r in rounds:
         table = tables.get(r.id)
         direction, opponents = pair_seat(pair.id, r, table)
         boards = []
+        numbers = tournament.board_numbers(r.number)
+        if table is not None and table.first_board is not None and table.last_board is not None:
+            numbers = range(table.first_board, table.last_board + 1)
         if r.id in closed and direction:
-            for number in tournament.board_numbers(r.number):
+            for number in numbers:
                 result = results.get((table.id, number)) if table is not None else None
                 points, completed, artificial = scores.get(number, (None, False, ""))
                 ns_score = result.ns_score if result is not None else None
@@ -105,6 +137,7 @@ def score_card(*, pair: Pair) -> list[CardRound]:
                         points=points,
                         completed=completed,
                         artificial=artificial,
+                        pending=travelling and number not in complete,
                     )
                 )
         standing = standings.get(r.id)
@@ -116,9 +149,11 @@ def score_card(*, pair: Pair) -> list[CardRound]:
                 opponents=opponents,
                 shown=r.id in closed,
                 boards=boards,
-                round_score=standing.round_score if standing else None,
-                total=standing.total if standing else None,
-                position=standing.position if standing else None,
+                # With travelling sets a round's bell completes other rounds' boards:
+                # no round score is this round's play.
+                round_score=standing.round_score if standing and not travelling else None,
+                total=standing.total if standing and scored_by(standing) else None,
+                position=standing.position if standing and scored_by(standing) else None,
             )
         )
     return card

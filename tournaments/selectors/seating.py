@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
@@ -97,6 +98,10 @@ class SeatingRow:
     number: int
     ns_pair: SeatedPair
     ew_pair: SeatedPair
+    # The table's own board set when board sets travel (`Table.first_board` …); None,
+    # the round's boards.
+    first_board: int | None = None
+    last_board: int | None = None
 
 
 def round_seating(*, round: Round) -> list[SeatingRow]:
@@ -107,7 +112,11 @@ def round_seating(*, round: Round) -> list[SeatingRow]:
         sides += [f"{side}_id", f"{side}__registration_no"]
         for member in ("player1", "player2"):
             sides += [f"{side}__{member}__{username}", f"{side}__{member}__profile__display_name"]
-    rows = Table.objects.filter(round=round).order_by("number").values_list("id", "number", *sides)
+    rows = (
+        Table.objects.filter(round=round)
+        .order_by("number")
+        .values_list("id", "number", *sides, "first_board", "last_board")
+    )
 
     def pair(values: tuple) -> SeatedPair:
         pair_id, number, username1, shown1, username2, shown2 = values
@@ -118,7 +127,14 @@ def round_seating(*, round: Round) -> list[SeatingRow]:
         )
 
     return [
-        SeatingRow(id=row[0], number=row[1], ns_pair=pair(row[2:8]), ew_pair=pair(row[8:14]))
+        SeatingRow(
+            id=row[0],
+            number=row[1],
+            ns_pair=pair(row[2:8]),
+            ew_pair=pair(row[8:14]),
+            first_board=row[14],
+            last_board=row[15],
+        )
         for row in rows
     ]
 
@@ -127,3 +143,17 @@ def round_with_boards(*, tournament: Tournament, number: int) -> Round:
     return Round.objects.prefetch_related(
         Prefetch("boards", queryset=Board.objects.order_by("number"))
     ).get(tournament=tournament, number=number)
+
+
+def boards_played(*, round: Round, tables: Sequence[SeatingRow | Table]) -> list[Board]:
+    """The boards played at `tables` (the round's) in `round`: the round's own, or, when
+    board sets travel, every table's set (`Table.first_board` …), which other rounds may
+    also play and complete."""
+    if not any(t.first_board is not None for t in tables):
+        return list(round.boards.all())
+    numbers = {n for t in tables for n in range(t.first_board or 0, (t.last_board or -1) + 1)}
+    return list(
+        Board.objects.filter(tournament_id=round.tournament_id, number__in=numbers).order_by(
+            "number"
+        )
+    )

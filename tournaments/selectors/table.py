@@ -7,6 +7,7 @@ from datetime import datetime
 
 from .. import sql
 from ..models import Board, BoardResult, Pair, Round, Table, Tournament
+from .boards import boards_at
 
 
 @dataclass
@@ -16,8 +17,9 @@ class TableBoard:
 
 
 def table_sheet(*, table: Table) -> list[TableBoard]:
-    """The boards of a table's round with the table's result of each (two queries)."""
-    boards = list(Board.objects.filter(round_id=table.round_id).order_by("number"))
+    """The boards the table plays (its round's, or its own set when board sets travel)
+    with the table's result of each (two queries)."""
+    boards = list(boards_at(table).order_by("number"))
     results = {
         r.board_id: r
         for r in BoardResult.objects.filter(table=table).select_related(
@@ -53,7 +55,11 @@ def table_snapshot(*, tournament_id: int, table_id: int) -> TableSnapshot | None
         f" JOIN {q(Tournament._meta.db_table)} t ON t.id = r.tournament_id"
         f" JOIN {q(Pair._meta.db_table)} ns ON ns.id = tb.ns_pair_id"
         f" JOIN {q(Pair._meta.db_table)} ew ON ew.id = tb.ew_pair_id"
-        f" LEFT JOIN {q(Board._meta.db_table)} b ON b.round_id = r.id"
+        # The table's boards by number (the unique index): its own set when board sets
+        # travel, else its round's (`Tournament.board_numbers`).
+        f" LEFT JOIN {q(Board._meta.db_table)} b ON b.tournament_id = r.tournament_id"
+        " AND b.number BETWEEN COALESCE(tb.first_board, (r.number - 1) * t.boards_per_round + 1)"
+        " AND COALESCE(tb.last_board, r.number * t.boards_per_round)"
         f" LEFT JOIN {q(BoardResult._meta.db_table)} br"
         "   ON br.board_id = b.id AND br.table_id = tb.id"
         " WHERE tb.id = %s AND r.tournament_id = %s"

@@ -62,7 +62,12 @@ class RoundScores:
     artificial: np.ndarray  # str codes ("" for a played board)
 
 
-def score_round(*, round: Round, expected: int | None = None) -> RoundScores:
+def score_round(
+    *,
+    round: Round,
+    expected: int | dict[int, int] | None = None,
+    byes: dict[int, tuple[int, ...]] | None = None,
+) -> RoundScores:
     """Score every board of `round` across the field and store each pair's board scores.
 
     Adjusted scores are stored at their flat figures with their code; `update_totals`
@@ -75,7 +80,10 @@ def score_round(*, round: Round, expected: int | None = None) -> RoundScores:
     index's inserts together. The scores are also left on `round` for the standings of
     the same bell (`record_standings`). `expected`: Neuberg's E for every board of the
     round when the format fixes it (a movement: `tables_expected`); None, E is each
-    board's entries.
+    board's entries; or {board id: E} when each board has its own (travelling sets:
+    `tables_expected_per_board`). `byes`: {board id: the pairs with a bye on it}
+    (travelling sets: the pair facing the phantom in the round the phantom's table had
+    the board); None, the round's bye pair has a bye on every board of the round.
     """
     tournament = round.tournament
     method = tournament.scoring_method
@@ -87,12 +95,19 @@ def score_round(*, round: Round, expected: int | None = None) -> RoundScores:
     datums: list[int | None] = []
     for board_id in board_ids:
         at = np.flatnonzero(results.board == board_id)
-        block, datum = _score_board(method, tournament.neuberg, expected, board_id, results, at)
+        e = expected.get(board_id) if isinstance(expected, dict) else expected
+        block, datum = _score_board(
+            method, tournament.neuberg, e, board_id, results, at, tournament.datum_rounding
+        )
         blocks.append(block)
-        if round.bye_pair_id:
-            # A bye's boards count as completed and score average (RULES 4): an "A" that
-            # no settling moves.
-            blocks.append(_bye_row(round.bye_pair_id, board_id, AVERAGE[method]))
+        # A bye's boards count as completed and score average (RULES 4): an "A" that no
+        # settling moves.
+        if byes is None:
+            bye_pairs: tuple[int, ...] = (round.bye_pair_id,) if round.bye_pair_id else ()
+        else:
+            bye_pairs = byes.get(board_id, ())
+        for bye_pair in bye_pairs:
+            blocks.append(_bye_row(bye_pair, board_id, AVERAGE[method]))
         datums.append(datum)
     columns = [np.concatenate(column) for column in zip(_NO_ROWS, *blocks, strict=True)]
     order = np.lexsort((columns[1], columns[0]))
@@ -120,18 +135,46 @@ def tables_expected(round: Round) -> int | None:
     return Table.objects.filter(round=round).count()
 
 
+def tables_expected_per_board(round: Round) -> dict[int, int] | None:
+    """Neuberg's E of each board `round`'s bell completes when board sets travel
+    (RULES 10): {board id: the tables of any round that play it}, a table cut off with no
+    score counted, the phantom's (no table) not. None with nothing rescaled."""
+    if not _rescaled(round.tournament):
+        return None
+    boards = dict(Board.objects.filter(round=round).values_list("id", "number"))
+    counts = _set_counts(round.tournament_id, set(boards.values()))
+    return {board_id: counts.get(number, 0) for board_id, number in boards.items()}
+
+
+def _set_counts(tournament_id: int, numbers: set[int]) -> dict[int, int]:
+    """{board number: the tables that play it} of `numbers`, board sets travelling."""
+    counts = dict.fromkeys(numbers, 0)
+    for first, last in Table.objects.filter(
+        round__tournament_id=tournament_id, first_board__isnull=False
+    ).values_list("first_board", "last_board"):
+        for number in range(first or 0, (last or -1) + 1):
+            if number in counts:
+                counts[number] += 1
+    return counts
+
+
 def tables_expected_of(*, tournament: Tournament, rounds: list[Round]) -> dict[int, int]:
-    """{round number: E} for `rounds`, as `tables_expected` gives each (one query);
-    empty when nothing is rescaled."""
+    """{board number: E} for the boards of `rounds`, as the bell scored them (one or two
+    queries); empty when nothing is rescaled."""
     if not _rescaled(tournament) or not rounds:
         return {}
+    if tournament.boards_travel:
+        numbers = set(Board.objects.filter(round__in=rounds).values_list("number", flat=True))
+        return _set_counts(tournament.pk, numbers)
     tables = dict(
         Table.objects.filter(round__in=rounds)
         .values("round")
         .annotate(count=Count("id"))
         .values_list("round", "count")
     )
-    return {r.number: tables.get(r.pk, 0) for r in rounds}
+    return {
+        number: tables.get(r.pk, 0) for r in rounds for number in tournament.board_numbers(r.number)
+    }
 
 
 def _rescaled(tournament: Tournament) -> bool:
@@ -196,6 +239,7 @@ def _score_board(
     board_id: int,
     results: _Results,
     at: np.ndarray,
+    datum_rounding: str = scoring.HALF_EVEN,
 ) -> tuple[tuple[np.ndarray, ...], int | None]:
     """The rows of one board's scores (the columns of PAIR_SCORE_FIELDS: first every
     result's NS row, then its EW row) and the board's datum (XIMP)."""
@@ -222,7 +266,9 @@ def _score_board(
             ew_code[adjusted] = ew_adj[adjusted]
         else:
             entries = results.ns_score[at][scored].astype(np.int64)
-        result = scoring.score_board(method, entries, neuberg=neuberg, expected=expected)
+        result = scoring.score_board(
+            method, entries, neuberg=neuberg, expected=expected, datum_rounding=datum_rounding
+        )
         datum = result.datum
         ns_points[scored] = result.ns_points
         ew_points[scored] = result.ew_points

@@ -227,15 +227,22 @@ def _start(tournament: Tournament, now: datetime) -> str:
     starts_at = _on_schedule(tournament, tournament.start_at, now)
     tournament.status = TournamentStatus.RUNNING
     tournament.save(update_fields=["status", "draw_seed"])  # the draw's seed, if any
-    event_format.seated(round=_create_round(tournament, 1, starts_at, seating, now), now=now)
+    round = _create_round(tournament, 1, starts_at, seating, now, event_format)
+    event_format.seated(round=round, now=now)
     seed = tournament.draw_seed
     draw = f", random draw seed {seed}" if seed is not None else ""
     return f"{tournament.name}: started, round 1 seated ({len(seating.tables)} tables{draw})"
 
 
 def _create_round(
-    tournament: Tournament, number: int, starts_at: datetime, seating, now: datetime
+    tournament: Tournament,
+    number: int,
+    starts_at: datetime,
+    seating,
+    now: datetime,
+    event_format: formats.Format,
 ) -> Round:
+    boards = event_format.boards(tournament=tournament, round_number=number, seating=seating)
     round = Round.objects.create(
         tournament=tournament,
         number=number,
@@ -245,24 +252,39 @@ def _create_round(
         bye_pair_id=seating.bye,
         rematches=seating.rematches,
     )
+    completed = set(boards.completed)
     Board.objects.bulk_create(
         [
             Board(
                 tournament=tournament,
-                round=round,
+                # A travelling board played again in a later round has no round until
+                # that one is seated (`Board.round`).
+                round=round if n in completed else None,
                 number=n,
                 dealer=scoring.board_dealer(n),
                 vulnerability=scoring.board_vulnerability(n),
                 deal=generate_deal(),
             )
-            for n in tournament.board_numbers(number)
+            for n in boards.dealt
         ]
     )
-    sql.copy_rows(
-        Table,
-        ("round", "number", "ns_pair", "ew_pair"),
-        [(round.id, t.number, t.ns, t.ew) for t in seating.tables],
-    )
+    if completed - set(boards.dealt):
+        Board.objects.filter(
+            tournament=tournament, number__in=completed, round__isnull=True
+        ).update(round=round)
+    if boards.sets is None:
+        sql.copy_rows(
+            Table,
+            ("round", "number", "ns_pair", "ew_pair"),
+            [(round.id, t.number, t.ns, t.ew) for t in seating.tables],
+        )
+    else:
+        sets = boards.sets
+        sql.copy_rows(
+            Table,
+            ("round", "number", "ns_pair", "ew_pair", "first_board", "last_board"),
+            [(round.id, t.number, t.ns, t.ew, *sets[t.number]) for t in seating.tables],
+        )
     return round
 
 
@@ -308,7 +330,7 @@ def _close(tournament: Tournament, round: Round, now: datetime, *, bell: datetim
     planned = bell + tournament.gap_length
     next_start = _on_schedule(tournament, planned, now)
     seating = event_format.seat(tournament=tournament, round_number=round.number + 1)
-    created = _create_round(tournament, round.number + 1, next_start, seating, now)
+    created = _create_round(tournament, round.number + 1, next_start, seating, now, event_format)
     event_format.seated(round=created, now=now)
     if now - bell > _tolerance(tournament):
         late = _(
@@ -376,14 +398,37 @@ def _store_missing_results(round: Round, values: dict[str, object]) -> list[int]
         sql.column(Board, "id"),
         sql.column(Board, "round"),
     )
-    boards = f"SELECT b.{b_id} FROM {board} AS b WHERE b.{b_round} = %s"
-    of_round = f"= ANY(ARRAY({boards}))" if connection.vendor == "postgresql" else f"IN ({boards})"
+    t_round = sql.column(Table, "round")
+    if round.tournament.boards_travel:
+        # Each table's own board set (`Table.first_board` … `last_board`), and the
+        # results of the round's tables: a board of the set may have results from other
+        # rounds' tables.
+        first, last = sql.column(Table, "first_board"), sql.column(Table, "last_board")
+        tables = f"SELECT t2.{t_id} FROM {table} AS t2 WHERE t2.{t_round} = %s"
+        missing = (
+            f"SELECT t.{t_id} AS table_id, b.{b_id} AS board_id FROM {table} AS t JOIN {board}"
+            f" AS b ON b.{sql.column(Board, 'tournament')} = %s"
+            f" AND b.{sql.column(Board, 'number')} BETWEEN t.{first} AND t.{last}"
+            f" WHERE t.{t_round} = %s"
+            f" EXCEPT SELECT r.{r_table}, r.{r_board} FROM {result} AS r"
+            f" WHERE r.{r_table} IN ({tables})"
+        )
+        keys = [round.tournament_id, round.pk, round.pk]
+    else:
+        boards = f"SELECT b.{b_id} FROM {board} AS b WHERE b.{b_round} = %s"
+        of_round = (
+            f"= ANY(ARRAY({boards}))" if connection.vendor == "postgresql" else f"IN ({boards})"
+        )
+        missing = (
+            f"SELECT t.{t_id} AS table_id, b.{b_id} AS board_id FROM {table} AS t, {board} AS b"
+            f" WHERE t.{t_round} = %s AND b.{b_round} = %s"
+            f" EXCEPT SELECT r.{r_table}, r.{r_board} FROM {result} AS r"
+            f" WHERE r.{r_board} {of_round}"
+        )
+        keys = [round.pk, round.pk, round.pk]
     statement = (
         f"INSERT INTO {result} ({columns}) SELECT m.table_id, m.board_id, {marks}"
-        f" FROM (SELECT t.{t_id} AS table_id, b.{b_id} AS board_id FROM {table} AS t, {board} AS b"
-        f" WHERE t.{sql.column(Table, 'round')} = %s AND b.{b_round} = %s"
-        f" EXCEPT SELECT r.{r_table}, r.{r_board} FROM {result} AS r"
-        f" WHERE r.{r_board} {of_round}) AS m"
+        f" FROM ({missing}) AS m"
         # A round's tables and boards are stored in number order, so their ids are too.
         " ORDER BY m.table_id, m.board_id"
         f" RETURNING {sql.column(BoardResult, 'id')}"
@@ -393,7 +438,7 @@ def _store_missing_results(round: Round, values: dict[str, object]) -> list[int]
         for f, value in zip(fields, values.values(), strict=True)
     ]
     with connection.cursor() as cursor:
-        cursor.execute(statement, [*params, round.pk, round.pk, round.pk])
+        cursor.execute(statement, [*params, *keys])
         return sorted(rid for (rid,) in cursor.fetchall())
 
 

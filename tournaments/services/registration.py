@@ -31,7 +31,6 @@ from .. import round_rules
 from ..errors import NotAllowed, RegistrationError, ServiceError
 from ..models import (
     Adjustment,
-    Board,
     BoardResult,
     Direction,
     Pair,
@@ -44,6 +43,7 @@ from ..models import (
     TournamentStatus,
     player_name,
 )
+from ..selectors.boards import boards_at
 from ..timezones import zone_label
 from . import history
 from .permissions import MANAGE_PLAYERS, allowed, require
@@ -346,7 +346,7 @@ def forfeit_unfinished_boards(*, tournament: Tournament, pair: Pair, by, now: da
             adjusted_by=by,
             adjustment_reason=reason,
         )
-        for board in Board.objects.filter(round=round).exclude(id__in=finished)
+        for board in boards_at(table, tournament_id=tournament.pk).exclude(id__in=finished)
     ]
     BoardResult.objects.bulk_create(adjusted)
     history.record_many(

@@ -52,6 +52,7 @@ from ..models import (
     Tournament,
     TournamentStatus,
 )
+from ..selectors.boards import boards_at
 from . import history
 from .permissions import DIRECT_RESULTS, allowed, require
 
@@ -146,11 +147,16 @@ def _entry_context(*, round_id: int, table_id: int, board_number: int) -> tuple 
         " b.id, b.vulnerability, br.state, t.play, t.paused_at"
         f" FROM {sql.table(Round)} r"
         f" JOIN {sql.table(Tournament)} t ON t.id = r.tournament_id"
-        f" LEFT JOIN {sql.table(Board)} b ON b.round_id = r.id AND b.number = %s"
+        f" JOIN {sql.table(Table)} tb ON tb.id = %s AND tb.round_id = r.id"
+        # The board by its number (the unique index), if this table plays it: its round's
+        # board, or one of its own set when board sets travel (`Table.first_board` …).
+        f" LEFT JOIN {sql.table(Board)} b ON b.tournament_id = r.tournament_id AND b.number = %s"
+        "   AND CASE WHEN tb.first_board IS NULL THEN b.round_id = r.id"
+        "   ELSE b.number BETWEEN tb.first_board AND tb.last_board END"
         f" LEFT JOIN {sql.table(BoardResult)} br"
-        "   ON br.board_id = b.id AND br.table_id = %s"
+        "   ON br.board_id = b.id AND br.table_id = tb.id"
         f" WHERE r.id = %s{sql.round_share_lock('r')}",
-        [board_number, table_id, round_id],
+        [table_id, board_number, round_id],
     )
     if row is None:
         return None
@@ -279,9 +285,10 @@ def score_entry(entry: ContractEntry, vulnerability: str) -> dict:
     return _with_score(validate_entry(entry), vulnerability)
 
 
-def _board_of(round: Round, board_number: int) -> Board:
+def _board_of(table: Table, round: Round, board_number: int) -> Board:
+    """The board `board_number` if `table` (of `round`) plays it (`boards_at`)."""
     try:
-        return Board.objects.get(round=round, number=board_number)
+        return boards_at(table, tournament_id=round.tournament_id).get(number=board_number)
     except Board.DoesNotExist:
         raise NotFound(
             _("Board %(b)s is not played in round %(n)s.") % {"b": board_number, "n": round.number}
@@ -545,7 +552,7 @@ def director_set_result(
         )
         if round.status == RoundStatus.CLOSED and not reason.strip():
             raise ResultRefused(_(CLOSED_ROUND_REASON) % {"n": round.number})
-        board = _board_of(round, board_number)
+        board = _board_of(table, round, board_number)
         # Locked before deciding: a confirmation or dispute in flight is waited for and
         # then seen, not overwritten by this save from a stale copy.
         result = BoardResult.objects.select_for_update().filter(table=table, board=board).first()
@@ -578,8 +585,14 @@ def director_set_result(
             before=before,
             reason=result.adjustment_reason,
         )
-        if round.status == RoundStatus.CLOSED:
-            rescore_closed_round(round=round, now=now, by=by, reason=result.adjustment_reason)
+        # The board's round is re-scored (a travelling board's last, once it has closed).
+        scored = (
+            Round.objects.filter(pk=board.round_id, status=RoundStatus.CLOSED).first()
+            if board.round_id is not None
+            else None
+        )
+        if scored is not None:
+            rescore_closed_round(round=scored, now=now, by=by, reason=result.adjustment_reason)
         return result
 
 
@@ -591,7 +604,7 @@ def director_result_problem(
     refusal is an error on the form (the admin's result change form)."""
     try:
         require(by, DIRECT_RESULTS)
-        board = _board_of(table.round, board_number)
+        board = _board_of(table, table.round, board_number)
         score_entry(entry, vulnerability=board.vulnerability)
         if table.round.status == RoundStatus.CLOSED and not reason.strip():
             return _(CLOSED_ROUND_REASON) % {"n": table.round.number}

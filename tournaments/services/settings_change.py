@@ -37,6 +37,7 @@ from ..errors import ServiceError
 from ..models import (
     Board,
     BoardResult,
+    DatumRounding,
     ResultChangeKind,
     ResultState,
     Round,
@@ -61,6 +62,7 @@ LOCKED_FIELDS = (
     "completion_threshold",
     "unplayed_policy",
     "neuberg",
+    "datum_rounding",
     "rounds",
     "boards_per_round",
 )
@@ -85,6 +87,7 @@ def settings_snapshot(tournament: Tournament) -> dict[str, Any]:
         "completion_threshold": str(Decimal(tournament.completion_threshold)),
         "unplayed_policy": tournament.unplayed_policy,
         "neuberg": bool(tournament.neuberg),
+        "datum_rounding": tournament.datum_rounding,
         "rounds": tournament.rounds,
         "boards_per_round": tournament.boards_per_round,
     }
@@ -136,6 +139,13 @@ def clean_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
             if not isinstance(value, bool):
                 raise SettingsInvalid(_("Neuberg is on or off (true or false)."))
             clean[name] = value
+        elif name == "datum_rounding":
+            if value not in DatumRounding.values:
+                raise SettingsInvalid(
+                    _("The datum is rounded one of these ways: %(choices)s.")
+                    % {"choices": ", ".join(DatumRounding.values)}
+                )
+            clean[name] = DatumRounding(value)
         elif name == "completion_threshold":
             try:
                 clean[name] = completion_threshold_percent(value)
@@ -256,10 +266,11 @@ def _cutoff_rows(tournament: Tournament):
     by_policy = Q(state=ResultState.NOT_PLAYED)
     for ns_code, ew_code in policy_codes:
         by_policy |= Q(state=ResultState.ADJUSTED, ns_adjustment=ns_code, ew_adjustment=ew_code)
+    # By the table's round, whose bell wrote them (a travelling board's may be later).
     return BoardResult.objects.filter(
         by_policy,
-        board__round__tournament=tournament,
-        board__round__status=RoundStatus.CLOSED,
+        table__round__tournament=tournament,
+        table__round__status=RoundStatus.CLOSED,
         entered_by__isnull=True,
         adjusted_by__isnull=True,
     )
@@ -322,6 +333,7 @@ def change_movement(
     arrow_switch: bool = False,
     movement: dict | str | bytes | None = None,
     neuberg: bool | None = None,
+    boards_travel: bool | None = None,
 ) -> Tournament:
     """How the rounds are seated (Swiss, a Mitchell, a Howell or a movement given as data)
     and whether the event has one winner or two: changeable until round 1 starts (RULES
@@ -347,6 +359,13 @@ def change_movement(
             movement=movement,
             rounds=tournament.rounds,
             boards_per_round=tournament.boards_per_round,
+            # None: as it is, unless the seating becomes Swiss (which plays no sets).
+            boards_travel=(
+                tournament.boards_travel and seating != Seating.SWISS
+                if boards_travel is None
+                else boards_travel
+            ),
+            play=tournament.play,
         )
         was_swiss = tournament.seating == Seating.SWISS
         if neuberg is None:

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from .. import validators
 from ..errors import ServiceError
 from ..models import (
+    DatumRounding,
     FirstRoundDraw,
     PlayerProfile,
     PlayMode,
@@ -213,6 +214,8 @@ def check_tournament_settings(
     winners: int | None = None,
     arrow_switch: bool = False,
     movement: dict | str | bytes | None = None,
+    boards_travel: bool = False,
+    datum_rounding: str = DatumRounding.HALF_EVEN,
     now: datetime | None = None,
 ) -> dict[str, Any]:
     """Every setting of a new tournament checked; the model's fields as they would be
@@ -279,9 +282,17 @@ def check_tournament_settings(
         movement=movement,
         rounds=rounds,
         boards_per_round=boards_per_round,
+        boards_travel=boards_travel,
+        play=play,
     )
+    if datum_rounding not in DatumRounding.values:
+        raise SetupError(
+            _("The datum is rounded one of these ways: %(choices)s.")
+            % {"choices": ", ".join(DatumRounding.values)}
+        )
     return {
         **seating_fields,
+        "datum_rounding": datum_rounding,
         "name": name,
         "description": description,
         "start_at": start_at,
@@ -334,6 +345,8 @@ class TournamentSettings(TypedDict, total=False):
     winners: int
     arrow_switch: bool
     movement: dict | str | bytes | None
+    boards_travel: bool
+    datum_rounding: str
 
 
 def create_tournament(

@@ -38,6 +38,7 @@ from ..models import (
     Tournament,
     TournamentStatus,
 )
+from ..selectors.seating import boards_played
 from . import analysis, clock
 from .bulk_registration import ensure_players
 from .registration import register_pair
@@ -128,12 +129,19 @@ def simulate_round_results(
     entered, through `submit_result` as one of its seated players, except a random share
     `unfinished` of the boards, left for the bell to cut off. Returns the number entered.
     """
-    boards = list(Board.objects.filter(round=round).order_by("number"))
-    facts = board_facts(boards)
-    done = set(BoardResult.objects.filter(board__round=round).values_list("table_id", "board_id"))
+    tables = round_tables(round)
+    # The round's boards, or every table's own set when board sets travel.
+    played = boards_played(round=round, tables=tables)
+    facts = board_facts(played)
+    by_number = {b.number: b for b in played}
+    done = set(BoardResult.objects.filter(table__round=round).values_list("table_id", "board_id"))
     entered = 0
-    for table in round_tables(round):
+    for table in tables:
         players = seated_players(table)
+        numbers = round.tournament.board_numbers(round.number)
+        if table.first_board is not None and table.last_board is not None:
+            numbers = range(table.first_board, table.last_board + 1)
+        boards = [by_number[n] for n in numbers]
         for board in boards:
             if (table.id, board.id) in done:
                 continue

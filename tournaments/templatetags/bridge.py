@@ -186,6 +186,16 @@ def board_range(tournament, round_number) -> str:
     return f"{numbers[0]}–{numbers[-1]}"
 
 
+@register.filter
+def table_board_range(table, tournament) -> str:
+    """The boards a table plays, '5–8': its own set when board sets travel (the
+    movement's), else its round's (`board_range`)."""
+    first, last = table.first_board, table.last_board
+    if first is None or last is None:
+        return board_range(tournament, table.round.number)
+    return str(first) if first == last else f"{first}–{last}"
+
+
 @register.inclusion_tag("tournaments/_hand.html")
 def hand(deal: str, seat_code: str):
     holding = hands_of(deal)[seat_code]

@@ -158,6 +158,8 @@ def progress_rows(
         "initial_W": pgettext("seat initial", "W"),
     }
 
+    travelling = not progress.board_numbers
+
     def cell(row, c, live) -> SafeString:
         if (
             live is not None
@@ -173,6 +175,9 @@ def progress_rows(
             )
         label = labels[c.state]
         board = board_label.replace(str(_BOARD), str(c.board_number))
+        if travelling:
+            # No column head names the board: each table plays its own set.
+            label = f"{c.board_number} · {label}"
         if not linked:
             return format_html(
                 '<td class="cell s-{}" data-label="{}">{}</td>', c.state, board, label

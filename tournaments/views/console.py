@@ -113,12 +113,15 @@ NEW_TOURNAMENT_GROUPS = (
         (
             "seating",
             "winners",
+            "boards_travel",
+            "arrow_switch",
             "movement_file",
             "first_round_draw",
             "scoring",
             "unplayed_policy",
             "completion_threshold",
             "neuberg",
+            "datum_rounding",
         ),
     ),
 )
@@ -211,6 +214,7 @@ class MovementPanel:
     movement: movements.Movement | None  # None: Swiss, or no movement for the pairs
     problem: str | None
     started: bool
+    given: bool = False  # the organiser's own movement (seating "movement")
 
     @property
     def phantom(self) -> str:
@@ -218,6 +222,27 @@ class MovementPanel:
         if self.movement is None or self.movement.phantom is None:
             return ""
         return self.movement.label(self.movement.phantom)
+
+    @property
+    def title(self) -> str:
+        """The movement as the start confirmation names it: a movement given as data by
+        its own name, a generated one by its seating ("Mitchell movement")."""
+        if self.movement is not None and self.given:
+            return self.movement.name
+        return str(self.seating)
+
+    @property
+    def round_one_bye(self) -> str:
+        """The position that meets the phantom in round 1, as club scorers print it
+        ("4NS"): its bye; "" without a phantom."""
+        movement = self.movement
+        if movement is None or movement.phantom is None or not movement.rounds:
+            return ""
+        for encounter in movement.round(1):
+            if movement.phantom in (encounter.ns, encounter.ew):
+                other = encounter.ew if encounter.ns == movement.phantom else encounter.ns
+                return movement.label(other)
+        return ""
 
 
 def _movement_panel(tournament: Tournament) -> MovementPanel:
@@ -228,6 +253,7 @@ def _movement_panel(tournament: Tournament) -> MovementPanel:
         movement=None if swiss else movement_selectors.movement_of(tournament),
         problem=None if swiss or started else movement_problem(tournament),
         started=started,
+        given=tournament.seating == Seating.MOVEMENT,
     )
 
 
@@ -240,6 +266,8 @@ def seating(request: HttpRequest, tournament_id: int) -> HttpResponse:
     initial = {
         "seating": tournament.seating,
         "winners": tournament.winners,
+        "boards_travel": tournament.boards_travel,
+        "arrow_switch": tournament.arrow_switch,
     }
     form = MovementSettingsForm(request.POST or None, request.FILES or None, initial=initial)
     error = ""
@@ -391,6 +419,9 @@ def action(request: HttpRequest, tournament_id: int, name: str) -> HttpResponse:
     }
     if name == "start":
         context["start"] = console_selectors.start_summary(tournament=tournament)
+        # A movement seats round 1 at its own tables, not the Swiss pairs / 2 (RULES 10).
+        if tournament.seating != Seating.SWISS:
+            context["start_movement"] = _movement_panel(tournament)
     if name == "close":
         context["close"] = console_selectors.close_summary(tournament=tournament)
     return render(request, "console/confirm.html", context)

@@ -1,7 +1,8 @@
 """A movement's paper (RULES 10): the movement page (every round: who sits where and
 plays which boards; the balance), the table guide cards a club puts on each table, and
-a pair's travel card. The boards are the round's at every table (duplicated boards,
-SPEC 2: `selectors.movements.as_played`): no board set goes from table to table.
+a pair's travel card. The boards are what the event plays (`selectors.movements.as_played`):
+the round's at every table (duplicated boards), or, when board sets travel face to face,
+the movement's set at each table.
 
 Public like a round's seating: a movement says where pairs sit, never a hand or a
 result, so `visibility` has nothing to hold back; the players' names are shown once the

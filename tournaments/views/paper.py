@@ -11,6 +11,7 @@ import scoring
 
 from .. import selectors
 from ..models import Direction, Pair, Round, ScoringMethod, Tournament, TournamentStatus
+from ..selectors.pair_labels import pair_labels
 
 # Board columns of one printed column group: with the rank, pair and total columns
 # repeated, 16 board columns fill an A4 landscape page at the print stylesheet's size.
@@ -66,10 +67,13 @@ def score_card(request, tournament_id: int, pair_id: int):
             "mine": pair.has_player(request.user.pk),
             "completion": scoring.completion(pair.boards_completed, tournament.total_boards),
             "finished": tournament.status == TournamentStatus.FINISHED,
-            "scored": any(r.shown for r in card),
+            # A closed round whose boards are scored (a travelling set's wait for their
+            # last round).
+            "scored": any(r.shown and r.has_total for r in card),
             "is_mp": tournament.scoring_method == ScoringMethod.MP,
             # Two winners: the rank and the positions are within the pair's field.
             "field_title": field_title(tournament, pair),
+            "labels": pair_labels(tournament),
         },
     )
 

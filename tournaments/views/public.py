@@ -30,6 +30,7 @@ from ..models import (
     TournamentStatus,
 )
 from ..selectors import records
+from ..selectors.pair_labels import pair_labels
 from ..services import analysis
 from ..services.permissions import DIRECT_RESULTS, allowed
 from ..services.registration import registration_problem
@@ -140,6 +141,7 @@ def _live_context(request, tournament: Tournament, version: str | None = None) -
         "my_pair_id": my_pair_id,
         "my_table": table,
         "my_direction": direction,
+        "labels": pair_labels(tournament),
         "seating": mark_safe(seating),  # rendered (and escaped) by the template engine
         "seating_tables": seating_tables,
         "standings": [row for group in lists for row in group["rows"]],
@@ -232,8 +234,13 @@ def results(request, tournament_id: int):
     version = selectors.live_version(tournament_id=tournament.pk)
     rows = cached.standings(tournament, version)
     query = (request.GET.get("q") or "").strip()
-    if query.isdigit():  # a pair's registration number
-        rows = [r for r in rows if str(r.registration_no) == query]
+    labels = pair_labels(tournament)
+    # A pair's number as the pages print it ("3NS", "7"), else a name.
+    numbered = [
+        r for r in rows if labels.finds(query, label=r.label, registration_no=r.registration_no)
+    ]
+    if numbered or query.isdigit():
+        rows = numbered
     elif query:
         needle = query.casefold()
         rows = [r for r in rows if needle in r.search]
@@ -360,6 +367,7 @@ def pair(request, tournament_id: int, pair_id: int):
             "has_chart": any(p is not None for p in positions),
             "total_baseline": 50.0 if method == ScoringMethod.MP else 0.0,
             "field_title": field_title(tournament, pair),
+            "labels": pair_labels(tournament),
             "position_tips": [
                 _("Round %(n)s: position %(p)s") % {"n": n, "p": p} if p else ""
                 for n, p in zip(numbers, positions, strict=True)

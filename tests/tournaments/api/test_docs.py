@@ -39,6 +39,8 @@ def test_openapi_schema_lists_every_operation():
         ("GET", base + "/rounds/{number}"),
         ("POST", base + "/rounds/{number}/close"),
         ("PUT", base + "/rounds/{number}/tables/{table}/boards/{board}"),
+        # A director's adjusted score (A+, A, A- a side).
+        ("PUT", base + "/rounds/{number}/tables/{table}/boards/{board}/adjustment"),
         ("GET", base + "/standings"),
         ("GET", base + "/boards/{board}"),
         ("GET", base + "/export.pbn"),
@@ -135,7 +137,7 @@ def test_swagger_ui_renders_without_the_internet(live_server):
         page.wait_for_selector(".swagger-ui .opblock", timeout=10_000)
         # 14, + the online play's 3 (view, actions, swap) + PATCH scoring-settings and
         # schedule (issue 14.2) + GET and PUT movement (issue 25)
-        assert page.locator(".swagger-ui .opblock").count() == 21
+        assert page.locator(".swagger-ui .opblock").count() == 22
         assert "Swiss pairs director API" in page.locator(".swagger-ui .title").inner_text()
         shot(page, "api-docs")
     assert outside == []

@@ -208,7 +208,7 @@ def test_a_phantom_table_is_not_expected(make_tournament, register_pairs, organi
     }
     _play_round_1(tournament, director, plays)
     clock.close_round_now(by=organiser, tournament=tournament)
-    assert expected_of(tournament, Round.objects.get(pk=round_1.pk)) == {1: 6}
+    assert expected_of(tournament, Round.objects.get(pk=round_1.pk)) == {1: 6, 2: 6}
     stored = _stored(tournament, 1)
     # Five played (420, 420, 450, 400, −50) of E = 6: MP 5, 5, 8, 2, 0 on top 8;
     # MP' = (MP + 1)·6/5 − 1 = 31/5, 31/5, 49/5, 13/5, 1/5 on top 10.

@@ -96,6 +96,7 @@ def test_the_admin_action_asks_then_rescores_and_records(director_client, direct
     # Not confirmed: the page again, nothing changed.
     form = {
         "scoring_method": "MP", "completion_threshold": "70", "unplayed_policy": "not_played",
+        "datum_rounding": "half_even",
         "rounds": "3", "boards_per_round": "2", "reason": "The flyer said MP", "apply": "1",
     }  # fmt: skip
     page = director_client.post(TOURNAMENTS, {**data, **form})

@@ -44,9 +44,8 @@ def new_event(**overrides) -> dict:
 def test_a_two_winner_mitchell_from_the_console_form(client, director):
     client.force_login(director)
     form = client.get(reverse("console_new")).content.decode()
-    for name in ("seating", "winners", "movement_file"):
+    for name in ("seating", "winners", "movement_file", "boards_travel", "arrow_switch"):
         assert f'name="{name}"' in form
-    assert 'name="arrow_switch"' not in form  # not offered (RULES 10)
     assert 'enctype="multipart/form-data"' in form
     response = client.post(reverse("console_new"), new_event(neuberg="on"))
     created = Tournament.objects.get(name="Club Mitchell")
@@ -127,3 +126,21 @@ def test_the_seating_page_changes_it_until_round_1_and_not_after(
     assert late.status_code == 400 and "has started" in late.content.decode()
     tournament.refresh_from_db()
     assert tournament.seating == "howell"
+
+
+def test_an_arrow_switched_mitchell_with_travelling_sets_from_the_console_form(client, director):
+    client.force_login(director)
+    response = client.post(
+        reverse("console_new"),
+        new_event(winners="", arrow_switch="on", boards_travel="on", datum_rounding="half_away"),
+    )
+    created = Tournament.objects.get(name="Club Mitchell")
+    assert response.url == reverse("console", args=[created.pk])
+    assert (created.winners, created.arrow_switch, created.boards_travel) == (1, True, True)
+    assert created.datum_rounding == "half_away"
+    # Without travelling sets the arrow-switch is refused, saying why, and nothing is made.
+    refused = client.post(
+        reverse("console_new"), new_event(name="Refused", winners="", arrow_switch="on")
+    )
+    assert "needs board sets that travel" in refused.content.decode()
+    assert not Tournament.objects.filter(name="Refused").exists()

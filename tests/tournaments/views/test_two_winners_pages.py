@@ -141,6 +141,7 @@ def test_the_api_standings_give_each_pairs_field_and_position_in_it(finished):
     assert {
         "pair", "registration_no", "players", "position", "rank", "total",
         "boards_completed", "completion", "completed", "master_points", "withdrawn", "field",
+        "label",
     } == set(rows[0])  # fmt: skip
     schema = Api().get("/openapi.json").json()["components"]["schemas"]["StandingOut"]
     assert "field" in schema["properties"]

@@ -1,10 +1,10 @@
 """The format seam (docs/ARCHITECTURE.md, "The format seam").
 
-A format answers four questions — who the contestants are, how a round is seated, how a
-board is scored, how the contestants are ranked — and nothing else. The clock (open, the
-bell, close, seat the next round), the re-score path, the play server, the history, the
-round rules, who sees what, the console and the pages call a format through these four
-methods and never ask which format it is.
+A format answers four questions — who the contestants are, how a round is seated (its
+tables and its boards), how a board is scored, how the contestants are ranked — and
+nothing else. The clock (open, the bell, close, seat the next round), the re-score path,
+the play server, the history, the round rules, who sees what, the console and the pages
+call a format through these four methods and never ask which format it is.
 
 A format's methods are thin: each calls a pure core (`pairing/`, `scoring/`, and the
 movements, match and rating cores as they come) and the services that store its rows in
@@ -23,6 +23,7 @@ import pairing
 
 from ...models import Pair, Round, Seating, Tournament
 from .movement_pairs import MOVEMENT_PAIRS
+from .round_boards import RoundBoards
 from .swiss_pairs import SWISS_PAIRS
 
 
@@ -41,6 +42,13 @@ class Format(Protocol):
         and at the previous round's bell for the others."""
         ...
 
+    def boards(
+        self, *, tournament: Tournament, round_number: int, seating: pairing.Seating
+    ) -> RoundBoards:
+        """The boards of round `round_number`, seated as `seating`: which the clock deals
+        now, which its bell completes, and each table's board set when sets travel."""
+        ...
+
     def seated(self, *, round: Round, now: datetime) -> None:
         """After the clock stored `round`'s tables and boards (in the same transaction):
         whatever the format does to a round it has just seated. A movement forfeits the
@@ -53,9 +61,9 @@ class Format(Protocol):
         ...
 
     def expected_results(self, *, tournament: Tournament, rounds: list[Round]) -> dict[int, int]:
-        """{round number: Neuberg's E} where the format fixes it (a movement: the round's
-        tables), empty where E is each board's entries: what the exports need to turn a
-        percentage back into matchpoints."""
+        """{board number: Neuberg's E} of the boards of `rounds` where the format fixes it
+        (a movement: the tables that play the board), empty where E is each board's
+        entries: what the exports need to turn a percentage back into matchpoints."""
         ...
 
     def late_entry_problem(self, tournament: Tournament) -> str | None:

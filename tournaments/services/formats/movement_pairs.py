@@ -23,10 +23,11 @@ import movements
 import pairing
 
 from ...errors import ClockError
-from ...models import Pair, PairStatus, Round, Seating, Tournament
+from ...models import Board, Pair, PairStatus, Round, Seating, Tournament
 from ...selectors import movements as movement_selectors
 from .. import board_scoring, registration
-from .movement_rules import no_movement
+from .movement_rules import MovementRefused, check_sets, no_movement
+from .round_boards import RoundBoards, duplicated
 from .swiss_pairs import SWISS_PAIRS
 
 
@@ -55,6 +56,18 @@ class MovementPairs:
             ),
         )
 
+    def boards(
+        self, *, tournament: Tournament, round_number: int, seating: pairing.Seating
+    ) -> RoundBoards:
+        if not tournament.boards_travel:
+            return duplicated(tournament.board_numbers(round_number))
+        return travelling_boards(
+            stored_movement(tournament),
+            round_number,
+            last_round=tournament.rounds,
+            tables=[t.number for t in seating.tables],
+        )
+
     def seated(self, *, round: Round, now: datetime) -> None:
         """A withdrawn pair keeps its position and the movement seats it: the boards at
         its table are forfeited at once (RULES 1: A+ to the opponents, A- to it)."""
@@ -66,7 +79,14 @@ class MovementPairs:
             )
 
     def score(self, *, round: Round) -> None:
-        board_scoring.score_round(round=round, expected=board_scoring.tables_expected(round))
+        if not round.tournament.boards_travel:
+            board_scoring.score_round(round=round, expected=board_scoring.tables_expected(round))
+            return
+        board_scoring.score_round(
+            round=round,
+            expected=board_scoring.tables_expected_per_board(round),
+            byes=bye_boards(round),
+        )
 
     def expected_results(self, *, tournament: Tournament, rounds: list[Round]) -> dict[int, int]:
         return board_scoring.tables_expected_of(tournament=tournament, rounds=rounds)
@@ -141,6 +161,60 @@ def seating_of(
     return pairing.Seating(tables=tuple(tables), bye=bye, rematches=0, cost=0.0)
 
 
+def travelling_boards(
+    movement: movements.Movement, round_number: int, *, last_round: int, tables: list[int]
+) -> RoundBoards:
+    """Round `round_number`'s boards when the sets travel (RULES 10): the boards the
+    movement first plays in it (the phantom's table counted: its set is the bye's), the
+    boards it last plays in it (all the rest at the event's last round, should the event
+    stop short of the movement), and the set at each of the seated `tables`."""
+    first: dict[int, int] = {}
+    last: dict[int, int] = {}
+    for number, encounters in enumerate(movement.rounds, start=1):
+        for encounter in encounters:
+            for board in encounter.boards:
+                first.setdefault(board, number)
+                last[board] = number
+    completed = sorted(b for b, r in last.items() if min(r, last_round) == round_number)
+    at_table = {e.table: e for e in movement.round(round_number)}
+    sets = {}
+    for table in tables:
+        boards = at_table[table].boards
+        if list(boards) != list(range(boards[0], boards[-1] + 1)):
+            raise ClockError(
+                _("Table %(t)s of round %(r)s plays boards that are not one set in a row.")
+                % {"t": table, "r": round_number}
+            )
+        sets[table] = (boards[0], boards[-1])
+    return RoundBoards(
+        dealt=tuple(sorted(b for b, r in first.items() if r == round_number)),
+        completed=tuple(completed),
+        sets=sets,
+    )
+
+
+def bye_boards(round: Round) -> dict[int, tuple[int, ...]]:
+    """{board id: the pairs with a bye on it} for the boards `round`'s bell completes
+    when board sets travel: a round's bye pair sits out the set of the table where the
+    movement puts its position that round (the phantom's opponent's), which may be a
+    board another round completes."""
+    tournament = round.tournament
+    movement = stored_movement(tournament)
+    boards = dict(Board.objects.filter(round=round).values_list("number", "id"))
+    byes: dict[int, list[int]] = {}
+    for number, pair_id, position in Round.objects.filter(
+        tournament=tournament, number__lte=round.number, bye_pair__isnull=False
+    ).values_list("number", "bye_pair_id", "bye_pair__position"):
+        if position is None:
+            continue
+        for encounter in movement.round(number):
+            if position in (encounter.ns, encounter.ew):
+                for board in encounter.boards:
+                    if board in boards:
+                        byes.setdefault(boards[board], []).append(pair_id)
+    return {board_id: tuple(pairs) for board_id, pairs in byes.items()}
+
+
 def free_position(tournament: Tournament) -> int | None:
     """The movement's position no pair holds (the phantom's), which a late entry takes
     (RULES 10), or None."""
@@ -198,6 +272,11 @@ def _movement_for_start(tournament: Tournament) -> movements.Movement:
             raise ClockError(
                 no_movement(seating=tournament.seating, pairs=pairs, error=error)
             ) from None
+    if tournament.boards_travel:
+        try:
+            check_sets(movement)
+        except MovementRefused as error:
+            raise ClockError(str(error)) from None
     if tournament.winners == 2 and movement.directions is None:
         raise ClockError(
             _(

@@ -9,6 +9,7 @@ English and Chinese.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -16,7 +17,7 @@ from django.utils.translation import gettext as _
 import movements
 
 from ...errors import ServiceError
-from ...models import Seating
+from ...models import PlayMode, Seating
 
 # The fields the movements offered seat (SPEC 10, `movements.for_pairs`): a Mitchell of
 # 3 to 30 tables, a Howell of 2 to 8.
@@ -219,17 +220,33 @@ def checked_seating(
     movement: object,
     rounds: int,
     boards_per_round: int,
+    boards_travel: object = False,
+    play: str = PlayMode.ENTERED,
 ) -> dict[str, Any]:
     """The seating settings as the model stores them (`seating`, `winners`,
-    `arrow_switch`, `movement`: the JSON form or None), or refused with a
-    `MovementRefused` saying which rule the combination breaks. Writes nothing."""
+    `arrow_switch`, `movement`: the JSON form or None, `boards_travel`), or refused with
+    a `MovementRefused` saying which rule the combination breaks. Writes nothing.
+    `play`: the tournament's play mode (board sets travel only face to face)."""
     if seating not in Seating.values:
         raise MovementRefused(
             _("The seating is one of %(choices)s.") % {"choices": ", ".join(Seating.values)}
         )
+    if not isinstance(boards_travel, bool):
+        raise MovementRefused(_("Board sets travel or not (true or false)."))
+    if boards_travel and seating == Seating.SWISS:
+        raise MovementRefused(
+            _("Board sets travel as a movement says: Swiss seating plays the round's boards "
+              "at every table.")
+        )  # fmt: skip
+    if boards_travel and play == PlayMode.ONLINE:
+        raise MovementRefused(
+            _("Online every table of a round plays the round's boards; board sets travel "
+              "only face to face (results entered).")
+        )  # fmt: skip
     if winners is None:
-        # Not said: what the seating gives (a Mitchell's two fields, one field otherwise).
-        winners = 2 if seating == Seating.MITCHELL else 1
+        # Not said: what the seating gives (a Mitchell's two fields, one field otherwise;
+        # an arrow-switched Mitchell's merged field).
+        winners = 2 if seating == Seating.MITCHELL and arrow_switch is not True else 1
     if isinstance(winners, bool) or winners not in (1, 2):
         raise MovementRefused(_("A tournament has one winner or two (1 or 2)."))
     if not isinstance(arrow_switch, bool):
@@ -238,24 +255,24 @@ def checked_seating(
         raise MovementRefused(
             _("Arrow-switch is for a Mitchell: its NS and EW pairs swap in some rounds.")
         )
-    # Every table of a round plays the round's boards (RULES 10), so a Mitchell's NS pairs
-    # are compared only with NS pairs and its EW pairs with EW pairs, switched rounds or
-    # not: one list would rank pairs no board ever compared. An arrow-switch merges the
-    # fields only when board sets travel between tables, which is not offered yet.
-    if arrow_switch:
+    # With duplicated boards (every table of a round on the round's boards, RULES 10) a
+    # Mitchell's NS pairs are compared only with NS pairs and its EW pairs with EW pairs,
+    # switched rounds or not: one list would rank pairs no board ever compared. An
+    # arrow-switch merges the fields only when board sets travel between tables.
+    if arrow_switch and not boards_travel:
         raise MovementRefused(
             _(
-                "Arrow-switch is not offered: every table of a round plays the round's "
-                "boards, so switching the tables never compares an NS pair with an EW pair. "
-                "For one winner choose a Howell."
+                "Arrow-switch needs board sets that travel (face to face): when every table "
+                "of a round plays the round's boards, switching the tables never compares an "
+                "NS pair with an EW pair. For one winner online choose a Howell."
             )
         )
-    if seating == Seating.MITCHELL and winners == 1:
+    if seating == Seating.MITCHELL and winners == 1 and not arrow_switch:
         raise MovementRefused(
             _(
                 "A Mitchell has two winners: its NS pairs and its EW pairs are never "
                 "compared on a board, so they cannot be ranked in one list. For one winner "
-                "choose a Howell."
+                "choose a Howell, or an arrow-switch with board sets that travel."
             )
         )
     if movement is not None and seating != Seating.MOVEMENT:
@@ -270,6 +287,8 @@ def checked_seating(
             )
         given = parse_movement(movement, boards_per_round=boards_per_round)
         check_given(given, rounds=rounds, boards_per_round=boards_per_round)
+        if boards_travel:
+            check_sets(given)
     elif seating != Seating.SWISS:
         _offered(
             seating, rounds=rounds, boards_per_round=boards_per_round, arrow_switch=arrow_switch
@@ -307,4 +326,43 @@ def checked_seating(
         "winners": winners,
         "arrow_switch": arrow_switch,
         "movement": movements.to_json(given) if given is not None else None,
+        "boards_travel": boards_travel,
     }
+
+
+def check_sets(movement: movements.Movement) -> None:
+    """Board sets that travel are physical sets: each table of each round plays one run
+    of consecutive boards (`Table.first_board` … `last_board`), and one set is at no more
+    than two tables of a round (two tables share it, passing the boards, as a relay
+    Mitchell does). Refused otherwise."""
+    for number, round in enumerate(movement.rounds, start=1):
+        at = defaultdict(list)
+        for encounter in round:
+            at[encounter.boards].append(encounter.table)
+        for boards, tables in at.items():
+            if len(tables) > 2:
+                raise MovementRefused(
+                    _(
+                        "For board sets that travel a set is at one table of a round, or "
+                        "shared by two; in round %(r)s boards %(b)s are at tables %(t)s. "
+                        "Play the event with duplicated boards, or give a movement whose "
+                        "sets travel."
+                    )
+                    % {
+                        "r": number,
+                        "b": ", ".join(map(str, boards)),
+                        "t": ", ".join(map(str, sorted(tables))),
+                    },
+                    rule="board_sets",
+                )
+        for encounter in round:
+            run = list(encounter.boards)
+            if run != list(range(run[0], run[-1] + 1)):
+                raise MovementRefused(
+                    _(
+                        "For board sets that travel each table plays one set of consecutive "
+                        "boards; table %(t)s of round %(r)s plays %(b)s."
+                    )
+                    % {"t": encounter.table, "r": number, "b": ", ".join(map(str, run))},
+                    rule="board_sets",
+                )

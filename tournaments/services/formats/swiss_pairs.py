@@ -16,6 +16,7 @@ import pairing
 from ... import sql
 from ...models import FirstRoundDraw, Pair, PairStatus, Round, RoundStatus, Table, Tournament
 from .. import board_scoring
+from .round_boards import RoundBoards, duplicated
 
 
 class SwissPairs:
@@ -52,6 +53,11 @@ class SwissPairs:
         seed = secrets.randbits(63) if random_draw else None  # 63 bits: a signed bigint
         tournament.draw_seed = seed
         return pairing.seat_first_round(states, random_draw=random_draw, seed=seed)
+
+    def boards(
+        self, *, tournament: Tournament, round_number: int, seating: pairing.Seating
+    ) -> RoundBoards:
+        return duplicated(tournament.board_numbers(round_number))
 
     def seated(self, *, round: Round, now: datetime) -> None:
         """Nothing: a withdrawn pair is never seated again (RULES 1)."""

@@ -61,9 +61,10 @@ def play_round(tournament: Tournament, number: int, *, now, skip=frozenset()) ->
     return entered
 
 
-def run_to_the_end(tournament: Tournament, *, check=None, skip=None) -> None:
+def run_to_the_end(tournament: Tournament, *, check=None, skip=None, after=None) -> None:
     """Start at t0, then each round: `check(number)` if given, results entered one minute
-    in (but for the tables `skip(number)` names), the bell at its end."""
+    in (but for the tables `skip(number)` names), the bell at its end, then
+    `after(number)` if given."""
     now = tournament.start_at
     advance(now=now)
     for number in range(1, tournament.rounds + 1):
@@ -72,5 +73,7 @@ def run_to_the_end(tournament: Tournament, *, check=None, skip=None) -> None:
         play_round(tournament, number, now=now + MINUTE, skip=skip(number) if skip else ())
         now += ROUND
         advance(now=now)
+        if after is not None:
+            after(number)
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.FINISHED

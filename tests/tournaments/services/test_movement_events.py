@@ -9,7 +9,6 @@ its later boards are forfeited by the withdrawal's one rule.
 
 from __future__ import annotations
 
-from datetime import timedelta
 from itertools import combinations
 
 import pytest
@@ -17,7 +16,13 @@ from django.db.models import Q
 from django.utils import translation
 
 import movements
-from tests.support.clock import submit
+from tests.support.movement_events import (
+    MINUTE,
+    ROUND,
+    create_movement_event,
+    play_round,
+    run_to_the_end,
+)
 from tournaments.errors import ClockError, RegistrationError
 from tournaments.models import (
     Adjustment,
@@ -31,15 +36,12 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
-from tournaments.services import clock, registration, setup
+from tournaments.services import clock, registration
 from tournaments.services.clock import advance
 from tournaments.services.formats import format_of
 from tournaments.services.formats.movement_pairs import seating_of
 
 pytestmark = [pytest.mark.django_db]
-
-MINUTE = timedelta(minutes=1)
-ROUND = 20 * MINUTE
 
 
 @pytest.fixture(autouse=True)
@@ -54,17 +56,12 @@ def movement_event(organiser, t0):
     starting at t0, 20-minute rounds, no gap."""
 
     def create(seating: str, rounds: int, boards_per_round: int = 2, **settings):
-        return setup.create_tournament(
-            by=organiser,
-            now=t0 - timedelta(days=1),
-            name=f"{seating} {rounds}",
-            start_at=t0,
-            registration_opens_at=t0 - timedelta(days=2),
+        return create_movement_event(
+            organiser=organiser,
+            t0=t0,
+            seating=seating,
             rounds=rounds,
             boards_per_round=boards_per_round,
-            round_minutes=20,
-            scoring="MP",
-            seating=seating,
             **settings,
         )
 
@@ -87,37 +84,6 @@ def movement_seats(movement: movements.Movement, number: int, *, skip: set[int])
         for e in movement.round(number)
         if e.ns not in skip and e.ew not in skip
     }
-
-
-def play_round(tournament: Tournament, number: int, *, now) -> int:
-    """A result for every board at every table of round `number` that has none, entered by
-    North through the real service: tricks vary by table, round and board, so the pairs'
-    scores differ."""
-    rnd = Round.objects.get(tournament=tournament, number=number)
-    done = set(BoardResult.objects.filter(table__round=rnd).values_list("table_id", "board_id"))
-    entered = 0
-    for table in Table.objects.filter(round=rnd).order_by("number"):
-        for board in rnd.boards.order_by("number"):
-            if (table.pk, board.pk) in done:
-                continue
-            tricks = 6 + (3 * table.number + 5 * number + board.number) % 7
-            submit(table, board.number, "3NT", "N", tricks, now=now)
-            entered += 1
-    return entered
-
-
-def run_to_the_end(tournament: Tournament, *, check=None) -> None:
-    """Start at t0, then each round: results entered one minute in, the bell at its end."""
-    now = tournament.start_at
-    advance(now=now)
-    for number in range(1, tournament.rounds + 1):
-        if check is not None:
-            check(number)
-        play_round(tournament, number, now=now + MINUTE)
-        now += ROUND
-        advance(now=now)
-    tournament.refresh_from_db()
-    assert tournament.status == TournamentStatus.FINISHED
 
 
 def test_a_seven_table_two_winner_mitchell_is_seated_by_its_movement_to_the_end(

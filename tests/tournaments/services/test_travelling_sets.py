@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import movements
-from tests.support.movement_events import MINUTE, ROUND, create_movement_event, play_round
+from tests.support.movement_events import MINUTE, create_movement_event, run_to_the_end
 from tournaments import visibility
 from tournaments.errors import ServiceError
 from tournaments.models import (
@@ -92,18 +92,6 @@ def oracle_percentages(tournament: Tournament) -> dict[int, float]:
     return {pair: sum(p) / len(p) for pair, p in percentages.items()}
 
 
-def run(tournament: Tournament, *, skip=lambda number: (), check=lambda number: None) -> None:
-    now = tournament.start_at
-    advance(now=now)
-    for number in range(1, tournament.rounds + 1):
-        play_round(tournament, number, now=now + MINUTE, skip=skip(number))
-        now += ROUND
-        advance(now=now)
-        check(number)
-    tournament.refresh_from_db()
-    assert tournament.status == TournamentStatus.FINISHED
-
-
 def test_a_mitchell_plays_each_tables_set_and_scores_a_board_once_its_last_table_has(
     travelling, register_pairs, make_user
 ):
@@ -137,7 +125,7 @@ def test_a_mitchell_plays_each_tables_set_and_scores_a_board_once_its_last_table
             assert card[0].shown and card[0].boards
             assert all(b.pending and b.result is None for b in card[0].boards)
 
-    run(tournament, check=check)
+    run_to_the_end(tournament, after=check)
     # After the last bell every board is complete, scored across its five tables.
     assert not Board.objects.filter(tournament=tournament, round__isnull=True).exists()
     last = Round.objects.get(tournament=tournament, number=5)
@@ -163,7 +151,7 @@ def test_an_arrow_switched_mitchell_with_travelling_sets_is_one_field(travelling
     tournament = travelling("mitchell", rounds=7, arrow_switch=True)
     assert tournament.winners == 1  # an arrow-switch merges the fields
     register_pairs(tournament, 14)
-    run(tournament)
+    run_to_the_end(tournament)
     movement = movements.from_json(tournament.movement)
     assert movement.arrow_switch_rounds and movement.directions is None
     # In a switched round the "EW" position sits NS: its NS score is compared with the
@@ -197,7 +185,7 @@ def test_the_bell_cuts_off_a_tables_own_set_and_neuberg_counts_every_table_of_th
                 state=ResultState.NOT_PLAYED,
             ).exclude(table=table).exists()  # fmt: skip
 
-    run(tournament, skip=lambda number: {3} if number == 2 else (), check=check)
+    run_to_the_end(tournament, skip=lambda number: {3} if number == 2 else (), after=check)
     for number in missed["boards"]:
         board = Board.objects.get(tournament=tournament, number=number)
         played = BoardResult.objects.filter(board=board, state=ResultState.PLAYED).count()
@@ -210,7 +198,7 @@ def test_the_bell_cuts_off_a_tables_own_set_and_neuberg_counts_every_table_of_th
 def test_a_bye_sits_out_the_phantoms_set(travelling, register_pairs):
     tournament = travelling("howell", rounds=7, boards_per_round=2)  # 7 pairs: a phantom
     register_pairs(tournament, 7)
-    run(tournament)
+    run_to_the_end(tournament)
     movement = movements.from_json(tournament.movement)
     assert movement.phantom is not None
     for rnd in Round.objects.filter(tournament=tournament):

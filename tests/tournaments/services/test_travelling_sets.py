@@ -11,7 +11,6 @@ import dataclasses
 from collections import defaultdict
 
 import pytest
-from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -36,13 +35,8 @@ from tournaments.services.clock import advance
 from tournaments.services.formats.movement_pairs import movement_problem, travelling_boards
 from tournaments.services.formats.movement_rules import check_sets
 
-pytestmark = [pytest.mark.django_db]
-
-
-@pytest.fixture(autouse=True)
-def english():
-    with translation.override("en"):
-        yield
+# Messages are compared in English (tests/support/api.py's `english`).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from ..errors import ClockError
 from ..live import cached
 from ..live.schemas import StandingOut
 from ..models import RoundStatus, Tournament
+from ..selectors.boards import board_numbers_at
 from ..services import clock, registration, results, setup
 from . import lookups
 from .auth import token_auth
@@ -267,7 +268,6 @@ def get_round(request, tournament_id: int, number: int):
     round = lookups.get_round_with_boards(t, number)
     tables = selectors.round_seating(round=round)
     played = selectors.boards_played(round=round, tables=tables)
-    every = [b.number for b in played]
     return {
         "number": round.number,
         "status": round.status,
@@ -281,11 +281,7 @@ def get_round(request, tournament_id: int, number: int):
         "tables": [
             {
                 "table": table.number,
-                "boards": (
-                    every
-                    if table.first_board is None or table.last_board is None
-                    else list(range(table.first_board, table.last_board + 1))
-                ),
+                "boards": list(board_numbers_at(table, t, round.number)),
                 "ns": table.ns_pair.id,
                 "ew": table.ew_pair.id,
                 "ns_players": [cached.player_json(p) for p in table.ns_pair.players],

@@ -16,13 +16,20 @@ from ..models import (
     Tournament,
 )
 from ..visibility import DEAL_PUBLIC
+from .seating import SeatingRow
 
 
-def board_numbers_at(table: Table, tournament: Tournament) -> range:
-    """The numbers of the boards `table` plays (no query): its board set when the sets
-    travel (`Table.first_board` … `last_board`), else its round's boards."""
+def board_numbers_at(
+    table: Table | SeatingRow, tournament: Tournament, round_number: int | None = None
+) -> range:
+    """The numbers of the boards `table` (a table, or a seating row) plays: its board set
+    when the sets travel (`Table.first_board` … `last_board`), else its round's boards,
+    numbered from `round_number` (default: the table's round, read if not loaded)."""
     if table.first_board is None or table.last_board is None:
-        return tournament.board_numbers(table.round.number)
+        if round_number is None:
+            assert isinstance(table, Table)
+            round_number = table.round.number
+        return tournament.board_numbers(round_number)
     return range(table.first_board, table.last_board + 1)
 
 

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from django.db.models import Q
 
 from ..models import (
-    Board,
     BoardResult,
     Direction,
     Pair,
@@ -21,6 +20,7 @@ from ..models import (
     Table,
 )
 from ..visibility import results_public
+from .boards import board_numbers_at
 from .common import pair_seat
 from .seating import TABLE_PAIRS
 
@@ -84,22 +84,14 @@ def score_card(*, pair: Pair) -> list[CardRound]:
     closed = {r.id for r in rounds if results_public(r)}
     # A result is shown once its board's round has closed (`Board.round`): the round it
     # was played in, or for a travelling board set the last round a table plays it.
-    travelling = tournament.boards_travel
     results: dict[tuple[int, int], BoardResult] = {}
-    table_ids = [t.id for round_id, t in tables.items() if travelling or round_id in closed]
     for entered in BoardResult.objects.filter(
-        table_id__in=table_ids, board__round_id__in=closed
+        table_id__in=[t.id for t in tables.values()], board__round_id__in=closed
     ).select_related("board"):
         results[(entered.table_id, entered.board.number)] = entered
-    complete = (
-        set(
-            Board.objects.filter(tournament=tournament, round_id__in=closed).values_list(
-                "number", flat=True
-            )
-        )
-        if travelling
-        else set()
-    )
+    # The pair's scored boards: every board of a closed round has its row (a cut-off one
+    # too), so a board of a closed round without one is a travelling board other tables
+    # still play.
     scores = {
         number: (points, completed, artificial)
         for number, points, completed, artificial in PairBoardScore.objects.filter(
@@ -108,19 +100,19 @@ def score_card(*, pair: Pair) -> list[CardRound]:
     }
     standings = {s.round_id: s for s in Standing.objects.filter(pair=pair)}
 
-    def scored_by(standing: Standing) -> bool:
-        # With travelling sets nothing may be scored yet after a round (a Mitchell's
-        # boards all complete at its last bell): no total or position of nothing.
-        return not travelling or standing.boards_completed > 0
-
     card = []
     for r in rounds:
         table = tables.get(r.id)
         direction, opponents = pair_seat(pair.id, r, table)
         boards = []
-        numbers = tournament.board_numbers(r.number)
-        if table is not None and table.first_board is not None and table.last_board is not None:
-            numbers = range(table.first_board, table.last_board + 1)
+        numbers = (
+            board_numbers_at(table, tournament, r.number)
+            if table is not None
+            else tournament.board_numbers(r.number)
+        )
+        # The table played the round's own boards, which its bell completed (not a
+        # travelling set, which later rounds' bells complete).
+        own_boards = table is None or table.first_board is None
         if r.id in closed and direction:
             for number in numbers:
                 result = results.get((table.id, number)) if table is not None else None
@@ -137,7 +129,7 @@ def score_card(*, pair: Pair) -> list[CardRound]:
                         points=points,
                         completed=completed,
                         artificial=artificial,
-                        pending=travelling and number not in complete,
+                        pending=number not in scores,
                     )
                 )
         standing = standings.get(r.id)
@@ -149,11 +141,16 @@ def score_card(*, pair: Pair) -> list[CardRound]:
                 opponents=opponents,
                 shown=r.id in closed,
                 boards=boards,
-                # With travelling sets a round's bell completes other rounds' boards:
-                # no round score is this round's play.
-                round_score=standing.round_score if standing and not travelling else None,
-                total=standing.total if standing and scored_by(standing) else None,
-                position=standing.position if standing and scored_by(standing) else None,
+                # With travelling sets a round's bell completes other rounds' boards: no
+                # round score is this round's play, and nothing may be scored yet (a
+                # Mitchell's boards all complete at its last bell): no total of nothing.
+                round_score=standing.round_score if standing and own_boards else None,
+                total=standing.total if standing and shows(standing, own_boards) else None,
+                position=standing.position if standing and shows(standing, own_boards) else None,
             )
         )
     return card
+
+
+def shows(standing: Standing, own_boards: bool) -> bool:
+    return own_boards or standing.boards_completed > 0

@@ -37,7 +37,6 @@ from ..errors import ServiceError
 from ..models import (
     Board,
     BoardResult,
-    DatumRounding,
     ResultChangeKind,
     ResultState,
     Round,
@@ -54,7 +53,7 @@ from .announcements import round_changing
 from .clock import CUTOFF
 from .formats import movement_rules
 from .permissions import CHANGE_TOURNAMENT, require
-from .setup import checked_kibitz_live, completion_threshold_percent
+from .setup import checked_datum_rounding, checked_kibitz_live, completion_threshold_percent
 
 # The settings that decide scores: read-only once the event has started.
 LOCKED_FIELDS = (
@@ -140,12 +139,10 @@ def clean_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
                 raise SettingsInvalid(_("Neuberg is on or off (true or false)."))
             clean[name] = value
         elif name == "datum_rounding":
-            if value not in DatumRounding.values:
-                raise SettingsInvalid(
-                    _("The datum is rounded one of these ways: %(choices)s.")
-                    % {"choices": ", ".join(DatumRounding.values)}
-                )
-            clean[name] = DatumRounding(value)
+            try:
+                clean[name] = checked_datum_rounding(value)
+            except ServiceError as error:
+                raise SettingsInvalid(str(error)) from None
         elif name == "completion_threshold":
             try:
                 clean[name] = completion_threshold_percent(value)

@@ -285,14 +285,9 @@ def check_tournament_settings(
         boards_travel=boards_travel,
         play=play,
     )
-    if datum_rounding not in DatumRounding.values:
-        raise SetupError(
-            _("The datum is rounded one of these ways: %(choices)s.")
-            % {"choices": ", ".join(DatumRounding.values)}
-        )
     return {
         **seating_fields,
-        "datum_rounding": datum_rounding,
+        "datum_rounding": checked_datum_rounding(datum_rounding),
         "name": name,
         "description": description,
         "start_at": start_at,
@@ -321,6 +316,16 @@ def checked_kibitz_live(value: object, play: str) -> bool:
             _("Live kibitzing is for a tournament played online: there is no table to watch.")
         )
     return value
+
+
+def checked_datum_rounding(value: object) -> DatumRounding:
+    """How a datum ending in exactly 5 is rounded (RULES 5.3), or refused saying the ways."""
+    if value not in DatumRounding.values:
+        raise SetupError(
+            _("The datum is rounded one of these ways: %(choices)s.")
+            % {"choices": ", ".join(DatumRounding.values)}
+        )
+    return DatumRounding(value)
 
 
 class TournamentSettings(TypedDict, total=False):

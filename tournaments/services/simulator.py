@@ -38,6 +38,7 @@ from ..models import (
     Tournament,
     TournamentStatus,
 )
+from ..selectors.boards import board_numbers_at
 from ..selectors.seating import boards_played
 from . import analysis, clock
 from .bulk_registration import ensure_players
@@ -138,9 +139,7 @@ def simulate_round_results(
     entered = 0
     for table in tables:
         players = seated_players(table)
-        numbers = round.tournament.board_numbers(round.number)
-        if table.first_board is not None and table.last_board is not None:
-            numbers = range(table.first_board, table.last_board + 1)
+        numbers = board_numbers_at(table, round.tournament, round.number)
         boards = [by_number[n] for n in numbers]
         for board in boards:
             if (table.id, board.id) in done:

@@ -14,6 +14,7 @@ from django.utils.translation import pgettext_lazy
 
 from tournaments.deals import hands_of
 from tournaments.models import Direction, RoundStatus, ScoringMethod, TournamentStatus
+from tournaments.selectors.boards import board_numbers_at
 from tournaments.timezones import zone_label
 
 register = template.Library()
@@ -180,7 +181,10 @@ def zoned(moment, fmt: str = "Y-m-d H:i") -> str:
 @register.filter
 def board_range(tournament, round_number) -> str:
     """The boards a round plays, '5–8' (or '5' for one board a round)."""
-    numbers = tournament.board_numbers(int(round_number))
+    return _numbers_text(tournament.board_numbers(int(round_number)))
+
+
+def _numbers_text(numbers: range) -> str:
     if len(numbers) == 1:
         return str(numbers[0])
     return f"{numbers[0]}–{numbers[-1]}"
@@ -190,10 +194,7 @@ def board_range(tournament, round_number) -> str:
 def table_board_range(table, tournament) -> str:
     """The boards a table plays, '5–8': its own set when board sets travel (the
     movement's), else its round's (`board_range`)."""
-    first, last = table.first_board, table.last_board
-    if first is None or last is None:
-        return board_range(tournament, table.round.number)
-    return str(first) if first == last else f"{first}–{last}"
+    return _numbers_text(board_numbers_at(table, tournament))
 
 
 @register.inclusion_tag("tournaments/_hand.html")

@@ -364,13 +364,14 @@ def get_board(request, tournament_id: int, board: int):
     visible = visibility.deal_public(found.round)
     return {
         "number": found.number,
-        "round": found.round.number,
+        "round": found.round.number if found.round is not None else None,
         "dealer": found.dealer,
         "vulnerability": found.vulnerability,
         "deal": found.deal if visible else None,
         "datum": found.datum if visible else None,
         "results": [
             {
+                "round": line.table.round.number,
                 "table": line.table.number,
                 "ns": line.table.ns_pair_id,
                 "ew": line.table.ew_pair_id,

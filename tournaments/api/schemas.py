@@ -229,6 +229,7 @@ class ResultOut(Schema):
 
 
 class BoardResultOut(Schema):
+    round: int = Field(description="The round the table played the board in.")
     table: int
     ns: int
     ew: int
@@ -247,7 +248,10 @@ class BoardResultOut(Schema):
 
 class BoardDetailOut(Schema):
     number: int
-    round: int
+    round: int | None = Field(
+        description="The round whose close completes the board (its last table's, when "
+        "board sets travel); null while that round is not seated yet."
+    )
     dealer: str
     vulnerability: str
     deal: str | None = Field(description="PBN deal; null until the board's round has closed.")

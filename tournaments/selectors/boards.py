@@ -67,6 +67,7 @@ def board_detail(*, tournament: Tournament, number: int) -> tuple[Board, list[Bo
     results = list(
         BoardResult.objects.filter(board=board)
         .select_related(
+            "table__round",
             "table__ns_pair__player1__profile",
             "table__ns_pair__player2__profile",
             "table__ew_pair__player1__profile",

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 import play
 from scoring import SEATS, seat_offset, side_of
 
-from ..models import Board, BoardResult, PlayAction, PlayMode, RoundStatus
+from ..models import Board, BoardResult, PlayAction, PlayMode
+from ..visibility import deal_public
 from .board_views import action_of
 
 
@@ -93,7 +94,7 @@ def board_records(*, board: Board, tournament=None, public_only: bool = True) ->
     played-elsewhere `tournament`."""
     if tournament is not None and tournament.play != PlayMode.ONLINE:
         return []
-    if public_only and board.round.status != RoundStatus.CLOSED:
+    if public_only and not deal_public(board.round):
         return []
     return records_of(boards=[board]).get(board.pk, [])
 

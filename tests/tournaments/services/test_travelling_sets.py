@@ -11,6 +11,8 @@ import dataclasses
 from collections import defaultdict
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -118,6 +120,14 @@ def test_a_mitchell_plays_each_tables_set_and_scores_a_board_once_its_last_table
             card = score_card(pair=pair)
             assert card[0].shown and card[0].boards
             assert all(b.pending and b.result is None for b in card[0].boards)
+            # The API's board and the board page: no deal, no traveller, no round yet.
+            api = Client().get(f"/api/v1/tournaments/{tournament.pk}/boards/1")
+            assert api.status_code == 200
+            assert (api.json()["round"], api.json()["deal"], api.json()["results"]) == (
+                None, None, []
+            )  # fmt: skip
+            page = Client().get(reverse("board", args=[tournament.pk, 1]))
+            assert page.status_code == 200 and board.deal.split()[1] not in page.content.decode()
 
     run_to_the_end(tournament, after=check)
     # After the last bell every board is complete, scored across its five tables.
@@ -134,6 +144,10 @@ def test_a_mitchell_plays_each_tables_set_and_scores_a_board_once_its_last_table
     for pair in Pair.objects.filter(tournament=tournament):
         assert pair.boards_completed == 10
         assert pair.total == pytest.approx(expected[pair.pk], abs=1e-6)
+    api = Client().get(f"/api/v1/tournaments/{tournament.pk}/boards/1").json()
+    assert api["round"] == 5 and api["deal"] is not None
+    # Its five lines from the five rounds, each with the round its table played it in.
+    assert sorted(line["round"] for line in api["results"]) == [1, 2, 3, 4, 5]
     card = score_card(pair=first_pair["pair"])
     assert not any(b.pending for r in card for b in r.boards)
     assert all(b.result is not None for r in card for b in r.boards)

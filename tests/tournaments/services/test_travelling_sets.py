@@ -127,7 +127,9 @@ def test_a_mitchell_plays_each_tables_set_and_scores_a_board_once_its_last_table
                 None, None, []
             )  # fmt: skip
             page = Client().get(reverse("board", args=[tournament.pk, 1]))
-            assert page.status_code == 200 and board.deal.split()[1] not in page.content.decode()
+            html = page.content.decode()
+            assert page.status_code == 200 and board.deal.split()[1] not in html
+            assert "tables of the coming rounds still play it" in html
 
     run_to_the_end(tournament, after=check)
     # After the last bell every board is complete, scored across its five tables.

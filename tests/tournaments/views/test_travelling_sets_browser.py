@@ -27,11 +27,13 @@ TEXT = {
         "grid": "Boards: each table its own set",
         "travel": "Board sets travel",
         "pending": "Still in play at other tables",
+        "board": "tables of the coming rounds still play it",
     },
     "zh-CN": {
         "grid": "牌：每张桌打各自的一套",
         "travel": "牌套流转",
         "pending": "其他桌仍在打这副牌",
+        "board": "后面轮次的桌还要打它",
     },
 }
 
@@ -97,5 +99,9 @@ def test_a_club_mitchell_whose_board_sets_travel(
         assert text["pending"] in body
         assert "3NT" not in body  # its own result too waits for the other tables
         shot(page, f"travelling-{tag}-3-score-card")
+
+        page.goto(f"{live_server.url}/t/{tournament.pk}/boards/1/")
+        assert text["board"] in page.inner_text("main")
+        shot(page, f"travelling-{tag}-4-board", full_page=False)
     finally:
         page.context.close()

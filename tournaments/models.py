@@ -75,13 +75,30 @@ def pair_names(name1: str, name2: str) -> str:
     return f"{name1} – {name2}"
 
 
+class Contestants(models.TextChoices):
+    """Who plays against whom (RULES 11): pairs across a field, or teams of four in
+    matches of two rooms."""
+
+    PAIRS = "pairs", _("Pairs")
+    TEAMS = "teams", _("Teams (matches in two rooms)")
+
+
 class Seating(models.TextChoices):
-    """How a pairs tournament's rounds are seated (RULES 4, RULES 10)."""
+    """How a tournament's rounds are seated (RULES 4, RULES 10, RULES 11): pairs by Swiss or
+    a movement, teams by Swiss or a round robin."""
 
     SWISS = "swiss", _("Swiss: by score, no rematch")
     MITCHELL = "mitchell", _("Mitchell movement")
     HOWELL = "howell", _("Howell movement")
     MOVEMENT = "movement", _("A movement given as data")
+    ROUND_ROBIN = "round_robin", _("Round robin: every team meets every other once")
+
+
+class TeamScoring(models.TextChoices):
+    """How a team match's IMP margin counts (RULES 11)."""
+
+    VP = "vp", _("Victory points (WBF 2013 continuous 20-VP scale)")
+    IMPS = "imps", _("IMPs only (knock-out)")
 
 
 class DatumRounding(models.TextChoices):
@@ -204,7 +221,7 @@ class Tournament(models.Model):
         help_text=_("The seed of the random first-round draw: the draw can be replayed from it."),
     )
     seating = models.CharField(
-        _("seating"), max_length=10, choices=Seating.choices, default=Seating.SWISS
+        _("seating"), max_length=12, choices=Seating.choices, default=Seating.SWISS
     )
     # One winner (one field) or two (the NS and the EW pairs ranked apart: a Mitchell).
     winners = models.PositiveSmallIntegerField(_("winners"), default=1)
@@ -226,6 +243,20 @@ class Tournament(models.Model):
             "Face to face: each table plays the board set the movement gives it, and the "
             "sets move between tables as the movement says."
         ),
+    )
+    # Pairs across a field, or teams in two-room matches (RULES 11); fixed at creation.
+    contestants = models.CharField(
+        _("contestants"), max_length=8, choices=Contestants.choices, default=Contestants.PAIRS
+    )
+    team_scoring = models.CharField(
+        _("team scoring"), max_length=4, choices=TeamScoring.choices, default=TeamScoring.VP
+    )
+    bye_vp = models.DecimalField(
+        _("VPs for a bye"),
+        max_digits=4,
+        decimal_places=2,
+        default=12,
+        help_text=_("Teams: the victory points a team with a bye scores (0–20)."),
     )
     status = models.CharField(
         _("status"), max_length=10, choices=TournamentStatus.choices, default="scheduled"
@@ -271,6 +302,21 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(winners=1) | ~Q(seating="swiss"), name="tournament_two_winners_move"
             ),
+            models.CheckConstraint(
+                condition=Q(
+                    contestants="pairs", seating__in=("swiss", "mitchell", "howell", "movement")
+                )
+                | Q(
+                    contestants="teams",
+                    seating__in=("swiss", "round_robin"),
+                    winners=1,
+                    boards_travel=False,
+                ),
+                name="tournament_seating_of_its_contestants",
+            ),
+            models.CheckConstraint(
+                condition=Q(bye_vp__gte=0) & Q(bye_vp__lte=20), name="tournament_bye_vp_range"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -283,6 +329,10 @@ class Tournament(models.Model):
     def board_numbers(self, round_number: int) -> range:
         first = (round_number - 1) * self.boards_per_round + 1
         return range(first, first + self.boards_per_round)
+
+    @property
+    def is_teams(self) -> bool:
+        return self.contestants == Contestants.TEAMS
 
     @property
     def is_ximp(self) -> bool:
@@ -319,6 +369,17 @@ class Pair(models.Model):
     confirmed_at = models.DateTimeField(_("registered at"), null=True, blank=True)
     registration_no = models.PositiveIntegerField(_("registration no."), null=True, blank=True)
     withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    # A team event's pair (RULES 11): two of the team's players, as its line-up seats them.
+    # Such a pair has no `PairMember` rows (a team's player may play in its different
+    # pairs from one match to the next); `TeamMember` holds who is in which team.
+    team = models.ForeignKey(
+        "Team",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="pairs",
+        verbose_name=_("team"),
+    )
     # A movement's position this pair holds (RULES 10), from round 1's start or a late entry.
     position = models.PositiveSmallIntegerField(_("movement position"), null=True, blank=True)
     # The field it is ranked in: "NS" or "EW" in a two-winner event, "" in one field.
@@ -400,6 +461,111 @@ class PairMember(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} in {self.pair}"
+
+
+class Team(models.Model):
+    """A team of a team event (RULES 11): four to six players and a captain, who proposes
+    the team; each member confirms, and the team is registered once four have. The
+    line-up (`open_pair`, `closed_pair`) is the captain's for the next match: the clock
+    seats it when it seats that round, and only then do the opponents see it."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(_("team name"), max_length=60, validators=[validators.validate_name])
+    captain = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("captain"),
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=PairStatus.choices, default=PairStatus.PENDING
+    )
+    proposed_at = models.DateTimeField(_("proposed at"), default=timezone.now)
+    confirmed_at = models.DateTimeField(_("registered at"), null=True, blank=True)
+    registration_no = models.PositiveIntegerField(_("registration no."), null=True, blank=True)
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    # The line-up for the next match: the pair that sits in the open room (NS when at home,
+    # EW away) and the one in the closed room (the other way round).
+    open_pair = models.ForeignKey(
+        Pair,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("open room pair"),
+    )
+    closed_pair = models.ForeignKey(
+        Pair,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("closed room pair"),
+    )
+    # Running state, rewritten from the matches at every round close / re-score.
+    vp = models.DecimalField(_("victory points"), max_digits=7, decimal_places=2, default=0)
+    imps_won = models.PositiveIntegerField(_("IMPs won"), default=0)
+    imps_lost = models.PositiveIntegerField(_("IMPs lost"), default=0)
+    rank = models.PositiveIntegerField(_("rank"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "registration_no", "id"]
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "registration_no"], name="team_unique_registration_no"
+            ),
+            models.UniqueConstraint(fields=["tournament", "name"], name="team_unique_name"),
+            models.CheckConstraint(
+                condition=Q(status="pending", registration_no__isnull=True)
+                | Q(status="confirmed", registration_no__isnull=False),
+                name="team_registration_no_iff_confirmed",
+            ),
+            models.CheckConstraint(
+                condition=Q(open_pair__isnull=True)
+                | Q(closed_pair__isnull=True)
+                | ~Q(open_pair=models.F("closed_pair")),
+                name="team_line_up_two_pairs",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        no = f"#{self.registration_no} " if self.registration_no else ""
+        return f"{no}{self.name}"
+
+    @property
+    def is_withdrawn(self) -> bool:
+        return self.withdrawn_at is not None
+
+
+class TeamMember(models.Model):
+    """A player of a team: invited by the captain, in the team once confirmed. A player is
+    a confirmed member of at most one team per tournament (the partial unique key)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="members")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="team_memberships"
+    )
+    invited_at = models.DateTimeField(_("invited at"), default=timezone.now)
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["team", "invited_at", "id"]
+        verbose_name = _("team member")
+        verbose_name_plural = _("team members")
+        constraints = [
+            models.UniqueConstraint(fields=["team", "user"], name="teammember_once_per_team"),
+            models.UniqueConstraint(
+                fields=["tournament", "user"],
+                condition=Q(confirmed_at__isnull=False),
+                name="teammember_one_team_per_tournament",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.team}"
 
 
 class RoundStatus(models.TextChoices):
@@ -565,6 +731,106 @@ class Table(models.Model):
         if self.ew_pair_id == pair_id:
             return Direction.EW
         return None
+
+
+class Match(models.Model):
+    """A team match of one round (RULES 11): the home team NS in the open room, EW in the
+    closed room, both rooms on the round's boards. No away team: the home team's bye.
+    Scored at the round's bell from both rooms' results (the format's `score`)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    number = models.PositiveSmallIntegerField(_("match"))
+    home = models.ForeignKey(
+        Team, on_delete=models.PROTECT, related_name="home_matches", verbose_name=_("home team")
+    )
+    away = models.ForeignKey(
+        Team,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="away_matches",
+        verbose_name=_("away team"),
+    )
+    open_table = models.OneToOneField(
+        Table,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="open_room_of",
+        verbose_name=_("open room"),
+    )
+    closed_table = models.OneToOneField(
+        Table,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="closed_room_of",
+        verbose_name=_("closed room"),
+    )
+    # IMPs brought from an earlier stanza (the home team's; negative: the away team's).
+    carry_over = models.IntegerField(_("carry-over IMPs"), default=0)
+    # Rewritten at every scoring of the round: each team's IMPs won and lost over the
+    # boards (a played board is zero-sum; an adjusted one need not be: both teams A−).
+    home_imps_won = models.PositiveIntegerField(_("home IMPs won"), default=0)
+    home_imps_lost = models.PositiveIntegerField(_("home IMPs lost"), default=0)
+    away_imps_won = models.PositiveIntegerField(_("away IMPs won"), default=0)
+    away_imps_lost = models.PositiveIntegerField(_("away IMPs lost"), default=0)
+    home_vp = models.DecimalField(
+        _("home VPs"), max_digits=5, decimal_places=2, null=True, blank=True
+    )
+    away_vp = models.DecimalField(
+        _("away VPs"), max_digits=5, decimal_places=2, null=True, blank=True
+    )
+    boards_scored = models.PositiveSmallIntegerField(_("boards scored"), default=0)
+
+    class Meta:
+        ordering = ["round", "number"]
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="match_unique_number"),
+            models.UniqueConstraint(fields=["round", "home"], name="match_unique_home"),
+            models.UniqueConstraint(fields=["round", "away"], name="match_unique_away"),
+            models.CheckConstraint(
+                condition=~Q(home=models.F("away")), name="match_two_different_teams"
+            ),
+            models.CheckConstraint(
+                condition=Q(away__isnull=True, open_table__isnull=True, closed_table__isnull=True)
+                | Q(away__isnull=False, open_table__isnull=False, closed_table__isnull=False),
+                name="match_two_rooms_or_a_bye",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        away = self.away.name if self.away is not None else _("bye")
+        return f"R{self.round.number} M{self.number}: {self.home.name} – {away}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.away_id is None
+
+
+class TeamStanding(models.Model):
+    """A team's victory points and position after a closed round (standings, team page)."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="standings")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="team_standings")
+    round_vp = models.DecimalField(
+        _("round VPs"), max_digits=5, decimal_places=2, null=True, blank=True
+    )
+    vp = models.DecimalField(_("running total"), max_digits=7, decimal_places=2)
+    position = models.PositiveIntegerField(_("position"))
+
+    class Meta:
+        ordering = ["round__number", "position"]
+        verbose_name = _("team standing")
+        verbose_name_plural = _("team standings")
+        constraints = [
+            models.UniqueConstraint(fields=["team", "round"], name="teamstanding_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team} after R{self.round.number}: {self.vp} ({self.position})"
 
 
 def listed_in_results() -> Q:

@@ -4,7 +4,7 @@ from django.templatetags.static import static
 from django.urls import path
 
 from . import converters, views  # noqa: F401  (converters: registers `<id:…>`)
-from .views import console, movement
+from .views import console, matches, movement, teams
 
 # Row numbers in URLs are `<id:…>`: digits that fit a 64-bit integer, any other is a 404.
 
@@ -49,6 +49,7 @@ urlpatterns = [
     path("t/<id:tournament_id>/standings/", views.standings_fragment, name="standings_fragment"),
     path("t/<id:tournament_id>/results/", views.results, name="results"),
     path("t/<id:tournament_id>/boards/<id:number>/", views.board, name="board"),
+    path("t/<id:tournament_id>/matches/<id:match_id>/", matches.match, name="match"),
     path("t/<id:tournament_id>/pairs/<id:pair_id>/", views.pair, name="pair"),
     path("t/<id:tournament_id>/pairs/<id:pair_id>/card/", views.score_card, name="score_card"),
     path(
@@ -83,6 +84,26 @@ urlpatterns = [
         "t/<id:tournament_id>/pairs/<id:pair_id>/withdraw/",
         views.withdraw_pair,
         name="withdraw_pair",
+    ),
+    # A team event's teams (RULES 11)
+    path("t/<id:tournament_id>/teams/register/", teams.propose_team, name="propose_team"),
+    path("t/<id:tournament_id>/teams/<id:team_id>/", teams.team, name="team"),
+    path(
+        "t/<id:tournament_id>/teams/<id:team_id>/confirm/", teams.confirm_team, name="confirm_team"
+    ),
+    path(
+        "t/<id:tournament_id>/teams/<id:team_id>/decline/", teams.decline_team, name="decline_team"
+    ),
+    path("t/<id:tournament_id>/teams/<id:team_id>/cancel/", teams.cancel_team, name="cancel_team"),
+    path(
+        "t/<id:tournament_id>/teams/<id:team_id>/line-up/",
+        teams.set_line_up,
+        name="team_line_up",
+    ),
+    path(
+        "t/<id:tournament_id>/teams/<id:team_id>/withdraw/",
+        teams.withdraw_team,
+        name="withdraw_team",
     ),
     # A table is addressed as its players and the director name it: round and table
     # number. Its result sheet (the four players at the table only), and the table in

@@ -39,10 +39,12 @@ a player their partner's cards.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from django.db.models import Q
 
-from .models import Board, Round, RoundStatus, Table
-from .permissions import DIRECT_RESULTS
+from .models import Board, Round, RoundStatus, Table, TeamMember
+from .permissions import CHANGE_TOURNAMENT, DIRECT_RESULTS, MANAGE_PLAYERS
 
 # `deal_public` as filters, for the reads that list many boards or results.
 DEAL_PUBLIC = Q(round__status=RoundStatus.CLOSED)
@@ -138,4 +140,25 @@ def kibitzes_live(viewer: str | None, *, seat: str | None, user, round_status: s
         and seat is None
         and not deal_public_status(round_status)
         and not watches_live(user)
+    )
+
+
+def may_see_line_up(user, team, member_ids: Collection[int] | None = None) -> bool:
+    """Whether `user` may see `team`'s standing line-up (its pairs for the next match,
+    RULES 11): its confirmed members and the organisers (an active staff account holding
+    one of the organiser's powers over players or the event). The opponents learn it when
+    the round is seated: the tables show it, not this. `member_ids`: the team's confirmed
+    members' ids when the caller has read them already (a list of teams)."""
+    if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
+        return False
+    if member_ids is None:
+        member_ids = set(
+            TeamMember.objects.filter(team_id=team.pk, confirmed_at__isnull=False).values_list(
+                "user_id", flat=True
+            )
+        )
+    if user.pk in member_ids:
+        return True
+    return bool(user.is_staff) and any(
+        user.has_perm(p) for p in (MANAGE_PLAYERS, CHANGE_TOURNAMENT, DIRECT_RESULTS)
     )

@@ -9,6 +9,7 @@ from .endpoints import router
 from .movements import router as movements_router
 from .play import router as play_router
 from .settings_change import router as settings_router
+from .teams import router as teams_router
 
 api = NinjaAPI(
     title="Swiss pairs director API",
@@ -33,6 +34,7 @@ api.add_router("/", router)
 api.add_router("/", play_router)
 api.add_router("/", settings_router)
 api.add_router("/", movements_router)
+api.add_router("/", teams_router)
 
 
 @api.get("/docs/assets/{name}", include_in_schema=False, url_name="docs-asset")

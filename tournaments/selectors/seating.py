@@ -37,6 +37,8 @@ def seat_of_user(
     current round; the direction is Direction.NS, EW or BYE, or "" when not seated."""
     if not user.is_authenticated:
         return None, None, ""
+    if tournament.is_teams:
+        return _team_seat_of_user(tournament=tournament, user=user, round=round)
     pair = (
         Pair.objects.filter(tournament=tournament, members__user=user)
         .select_related(*PAIR_PLAYERS)
@@ -55,6 +57,36 @@ def seat_of_user(
     return pair, table, table.side_of(user.pk) or ""
 
 
+def _seated(user) -> Q:
+    """The tables where `user` is one of the four players (any pair: a team's player
+    plays in whichever of its pairs the line-up names, with no `PairMember` row)."""
+    return (
+        Q(ns_pair__player1=user)
+        | Q(ns_pair__player2=user)
+        | Q(ew_pair__player1=user)
+        | Q(ew_pair__player2=user)
+    )
+
+
+def _team_seat_of_user(
+    *, tournament: Tournament, user, round: Round | None
+) -> tuple[Pair | None, Table | None, str]:
+    """`seat_of_user` in a team event: the pair is the one the line-up seated the player
+    in this round (None when the team's line-up left them out, or the team has the bye)."""
+    round = round or tournament.round_set.current()
+    if round is None:
+        return None, None, ""
+    table = (
+        Table.objects.filter(_seated(user), round=round)
+        .select_related("round", *TABLE_PAIRS)
+        .first()
+    )
+    if table is None:
+        return None, None, ""
+    pair = table.ns_pair if table.ns_pair.has_player(user.pk) else table.ew_pair
+    return pair, table, table.side_of(user.pk) or ""
+
+
 def current_tables(*, user) -> list[Table]:
     """Where `user` sits now: their table in the current round of each tournament in
     play (home page: "your table"). One query."""
@@ -67,7 +99,7 @@ def current_tables(*, user) -> list[Table]:
     )
     return list(
         Table.objects.filter(
-            Q(ns_pair__members__user=user) | Q(ew_pair__members__user=user),
+            _seated(user),
             round_id=Subquery(current),
             round__status__in=[RoundStatus.SCHEDULED, RoundStatus.OPEN],
             round__tournament__status__in=[TournamentStatus.RUNNING, TournamentStatus.PAUSED],

@@ -73,6 +73,19 @@ def registration_problem(tournament: Tournament, now: datetime) -> str | None:
     return None
 
 
+def pairs_only_problem(tournament: Tournament) -> str | None:
+    """A team event (RULES 11) registers teams, never pairs: why, or None."""
+    if tournament.is_teams:
+        return _("%(t)s is a team event: register a team, not a pair.") % {"t": tournament.name}
+    return None
+
+
+def _pairs_only(tournament: Tournament) -> None:
+    problem = pairs_only_problem(tournament)
+    if problem:
+        raise RegistrationError(problem)
+
+
 def _find_player(username: str) -> AbstractBaseUser:
     username = (username or "").strip()
     if not username:
@@ -169,6 +182,7 @@ def propose_pair(
     partner = _find_player(partner_username)
     with transaction.atomic():
         tournament = _lock_tournament(tournament.pk)
+        _pairs_only(tournament)
         problem = registration_problem(tournament, now)
         if problem:
             raise RegistrationError(problem)
@@ -258,6 +272,7 @@ def register_pair(
     player1, player2 = _two_players(usernames)
     with transaction.atomic():
         tournament = _lock_tournament(tournament.pk)
+        _pairs_only(tournament)
         if not before_start(tournament):
             raise RegistrationError(registration_problem(tournament, now) or "")
         return _create_pair(
@@ -390,8 +405,10 @@ def late_pair_problem(*, tournament: Tournament, usernames: list[str], by) -> st
         player1, player2 = _two_players(usernames)
     except ServiceError as error:
         return str(error)
-    return late_entry_problem(tournament) or pair_problem(
-        tournament=tournament, player1=player1, player2=player2
+    return (
+        pairs_only_problem(tournament)
+        or late_entry_problem(tournament)
+        or pair_problem(tournament=tournament, player1=player1, player2=player2)
     )
 
 
@@ -414,6 +431,7 @@ def add_late_pair(
     player1, player2 = _two_players(usernames)
     with transaction.atomic():
         tournament = _lock_tournament(tournament.pk)
+        _pairs_only(tournament)
         problem = late_entry_problem(tournament)
         if problem:
             raise RegistrationError(problem)

@@ -23,15 +23,19 @@ from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+import teams
+
 from .. import validators
 from ..errors import ServiceError
 from ..models import (
+    Contestants,
     DatumRounding,
     FirstRoundDraw,
     PlayerProfile,
     PlayMode,
     ScoringMethod,
     Seating,
+    TeamScoring,
     Tournament,
     UnplayedPolicy,
 )
@@ -216,6 +220,9 @@ def check_tournament_settings(
     movement: dict | str | bytes | None = None,
     boards_travel: bool = False,
     datum_rounding: str = DatumRounding.HALF_EVEN,
+    contestants: str = Contestants.PAIRS,
+    team_scoring: str = TeamScoring.VP,
+    bye_vp: float | str | Decimal = 12,
     now: datetime | None = None,
 ) -> dict[str, Any]:
     """Every setting of a new tournament checked; the model's fields as they would be
@@ -228,7 +235,8 @@ def check_tournament_settings(
     `boards_per_round` here (`formats.movement_rules`). `winners` 2 only with a movement
     whose pairs keep their direction; None: what the seating gives (2 for a Mitchell).
     `neuberg` None: on for a movement, off for Swiss
-    (SPEC 10)."""
+    (SPEC 10). `contestants` "teams" (RULES 11): matches of two rooms, seated "swiss" or
+    "round_robin", in VPs or IMPs only (`team_scoring`), a bye worth `bye_vp`."""
     now = now or timezone.now()
     name = name.strip() if isinstance(name, str) else ""
     if not name:
@@ -275,18 +283,40 @@ def check_tournament_settings(
     else:
         registration_opens_at = _aware(registration_opens_at, _("The registration opening"))
     check_schedule(start_at=start_at, registration_opens_at=registration_opens_at, now=now)
-    seating_fields = movement_rules.checked_seating(
+    team_fields = checked_team_settings(
+        contestants=contestants,
+        team_scoring=team_scoring,
+        bye_vp=bye_vp,
         seating=seating,
         winners=winners,
-        arrow_switch=arrow_switch,
-        movement=movement,
-        rounds=rounds,
-        boards_per_round=boards_per_round,
         boards_travel=boards_travel,
-        play=play,
+        movement=movement,
+        boards_per_round=boards_per_round,
     )
+    if contestants == Contestants.TEAMS:
+        # The movement rules are the pairs' own; a team event is seated by its schedule.
+        seating_fields: dict[str, Any] = {
+            "seating": seating,
+            "winners": 1,
+            "arrow_switch": False,
+            "movement": None,
+            "boards_travel": False,
+        }
+        neuberg = False
+    else:
+        seating_fields = movement_rules.checked_seating(
+            seating=seating,
+            winners=winners,
+            arrow_switch=arrow_switch,
+            movement=movement,
+            rounds=rounds,
+            boards_per_round=boards_per_round,
+            boards_travel=boards_travel,
+            play=play,
+        )
     return {
         **seating_fields,
+        **team_fields,
         "datum_rounding": checked_datum_rounding(datum_rounding),
         "name": name,
         "description": description,
@@ -304,6 +334,49 @@ def check_tournament_settings(
         "play": play,
         "kibitz_live": kibitz_live,
     }
+
+
+def checked_team_settings(
+    *,
+    contestants: object,
+    team_scoring: object,
+    bye_vp: object,
+    seating: object,
+    winners: object,
+    boards_travel: object,
+    movement: object,
+    boards_per_round: int,
+) -> dict[str, Any]:
+    """Who the contestants are and, for teams, how their matches count (RULES 11), as the
+    model stores them; refused with a `SetupError`. Writes nothing."""
+    if contestants not in Contestants.values:
+        raise SetupError(_("The contestants are pairs or teams."))
+    if team_scoring not in TeamScoring.values:
+        raise SetupError(_("A team match counts in victory points (vp) or IMPs only (imps)."))
+    try:
+        vp = Decimal(str(bye_vp)) if not isinstance(bye_vp, bool) else None
+    except ArithmeticError:
+        vp = None
+    if vp is None or not vp.is_finite() or not 0 <= vp <= 20 or vp != vp.quantize(Decimal("0.01")):
+        raise SetupError(_("A bye is worth 0 to 20 victory points, to two decimals."))
+    if contestants == Contestants.PAIRS:
+        if seating == Seating.ROUND_ROBIN:
+            raise SetupError(
+                _("A round robin is for teams: pairs are seated Swiss or by a movement.")
+            )
+        return {"contestants": contestants, "team_scoring": TeamScoring.VP, "bye_vp": vp}
+    if seating not in (Seating.SWISS, Seating.ROUND_ROBIN):
+        raise SetupError(_("A team event is seated Swiss or as a round robin."))
+    if winners not in (None, 1) or boards_travel or movement is not None:
+        raise SetupError(
+            _("A team event has one winner and plays each match's boards in both rooms: "
+              "no movement, no travelling board sets.")
+        )  # fmt: skip
+    if team_scoring == TeamScoring.VP and boards_per_round > teams.MAX_BOARDS:
+        raise SetupError(
+            _("The VP scale is for matches of at most %(n)s boards.") % {"n": teams.MAX_BOARDS}
+        )
+    return {"contestants": contestants, "team_scoring": team_scoring, "bye_vp": vp}
 
 
 def checked_kibitz_live(value: object, play: str) -> bool:
@@ -352,6 +425,9 @@ class TournamentSettings(TypedDict, total=False):
     movement: dict | str | bytes | None
     boards_travel: bool
     datum_rounding: str
+    contestants: str
+    team_scoring: str
+    bye_vp: float | str | Decimal
 
 
 def create_tournament(

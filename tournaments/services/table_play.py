@@ -43,6 +43,7 @@ from ..models import (
     Round,
     RoundStatus,
     Table,
+    TeamMember,
     Tournament,
     TournamentStatus,
 )
@@ -299,11 +300,17 @@ def _board(*, table: Table, context: _Context, now_at: _TableNow) -> play.BoardS
 
 
 def plays_in_tournament(*, tournament_id: int, user) -> bool:
-    """Whether `user` plays in the tournament (a member of one of its pairs)."""
+    """Whether `user` plays in the tournament: a member of one of its pairs, or a
+    confirmed member of one of its teams (whose pairs have no `PairMember` rows)."""
     user_id = getattr(user, "pk", None)
     if user_id is None or not getattr(user, "is_authenticated", False):
         return False
-    return PairMember.objects.filter(tournament_id=tournament_id, user_id=user_id).exists()
+    return (
+        PairMember.objects.filter(tournament_id=tournament_id, user_id=user_id).exists()
+        or TeamMember.objects.filter(
+            tournament_id=tournament_id, user_id=user_id, confirmed_at__isnull=False
+        ).exists()
+    )
 
 
 def _viewer(

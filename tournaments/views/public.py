@@ -35,7 +35,8 @@ from ..services import analysis
 from ..services.permissions import DIRECT_RESULTS, allowed
 from ..services.registration import registration_problem
 from ..templatetags import bridge
-from . import paper
+from . import matches, paper
+from . import teams as team_pages
 from .paper import FIELD_TITLES, field_title
 
 # Live standings list everyone in a small field; in a big one the top and the
@@ -165,6 +166,8 @@ def tournament(request, tournament_id: int):
         made, received = selectors.proposals_in(tournament=tournament, user=request.user)
         context["proposals_made"], context["proposals_received"] = made, received
     context["scheduled"] = scheduled
+    if tournament.is_teams:  # a team event registers teams (RULES 11), not pairs
+        context.update(team_pages.team_context(request, tournament, now=context["now"]))
     return render(request, "tournaments/tournament.html", context)
 
 
@@ -231,6 +234,8 @@ def _cells(scores: dict, boards: list[int], board_url: str, method: str) -> list
 
 def results(request, tournament_id: int):
     tournament = get_object_or_404(Tournament, pk=tournament_id)
+    if tournament.is_teams:
+        return matches.team_results(request, tournament)
     version = selectors.live_version(tournament_id=tournament.pk)
     rows = cached.standings(tournament, version)
     query = (request.GET.get("q") or "").strip()

@@ -52,6 +52,15 @@ def test_openapi_schema_lists_every_operation():
         ("GET", base + "/rounds/{number}/tables/{table}/boards/{board}/view"),
         ("POST", base + "/rounds/{number}/tables/{table}/boards/{board}/actions"),
         ("POST", base + "/rounds/{number}/tables/{table}/swap"),
+        # A team event's teams (RULES 11).
+        ("GET", base + "/teams"),
+        ("POST", base + "/teams"),
+        ("GET", base + "/teams/{team_id}"),
+        ("POST", base + "/teams/{team_id}/confirm"),
+        ("POST", base + "/teams/{team_id}/decline"),
+        ("POST", base + "/teams/{team_id}/cancel"),
+        ("PUT", base + "/teams/{team_id}/line-up"),
+        ("POST", base + "/teams/{team_id}/withdraw"),
     }
     put = schema["paths"][base + "/rounds/{number}/tables/{table}/boards/{board}"]["put"]
     assert put["security"] == [{"TokenAuth": []}]

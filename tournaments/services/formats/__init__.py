@@ -15,7 +15,7 @@ caller's transaction, under the tournament's lock the caller holds.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 from django.db.models import QuerySet
 
@@ -25,6 +25,7 @@ from ...models import Pair, Round, Seating, Tournament
 from .movement_pairs import MOVEMENT_PAIRS
 from .round_boards import RoundBoards
 from .swiss_pairs import SWISS_PAIRS
+from .team_matches import TEAM_MATCHES
 
 
 class Format(Protocol):
@@ -32,8 +33,9 @@ class Format(Protocol):
 
     key: str
 
-    def contestants(self, tournament: Tournament) -> QuerySet[Pair]:
-        """Who plays on: the contestants still in the event (not withdrawn)."""
+    def contestants(self, tournament: Tournament) -> QuerySet[Any]:
+        """Who plays on: the contestants still in the event (not withdrawn): pairs, or
+        teams."""
         ...
 
     def seat(self, *, tournament: Tournament, round_number: int) -> pairing.Seating:
@@ -92,15 +94,18 @@ class Format(Protocol):
 
 
 # The formats by key. A pairs tournament is Swiss pairs, or seated by a movement
-# (`Tournament.seating`, RULES 10).
+# (`Tournament.seating`, RULES 10); a team tournament plays matches (RULES 11).
 FORMATS: dict[str, Format] = {
     SWISS_PAIRS.key: SWISS_PAIRS,
     MOVEMENT_PAIRS.key: MOVEMENT_PAIRS,
+    TEAM_MATCHES.key: TEAM_MATCHES,
 }
 
 
 def format_of(tournament: Tournament) -> Format:
     """The format `tournament` is played in."""
+    if tournament.is_teams:
+        return FORMATS[TEAM_MATCHES.key]
     if tournament.seating != Seating.SWISS:
         return FORMATS[MOVEMENT_PAIRS.key]
     return FORMATS[SWISS_PAIRS.key]

@@ -207,6 +207,25 @@ def summary(path: str) -> None:
                 f"{e['ms']} ms, {e['queries']} queries; the last round's "
                 f"{e['final_ms']} ms, {e['final_queries']} queries",
             )
+        elif kind == "team_close":
+            for teams, seconds, queries in e["sizes"]:
+                add(
+                    "round close, Swiss teams",
+                    f"{teams} teams ({teams} tables) × 8-board matches, round 5",
+                    f"{seconds:.2f} s, {queries} queries",
+                )
+            add(
+                "round close, Swiss teams",
+                "queries at every field size",
+                " → ".join(str(q) for q in e["queries"]),
+                "queries constant",
+                met(len(set(e["queries"])) == 1),
+            )
+            add(
+                "pages, team event",
+                "a 16-board match's score card",
+                f"{e['card_median_ms']:.0f} ms, {e['card_queries']} queries",
+            )
         elif kind == "pages":
             add(
                 f"pages, 2,000 pairs ({e['stage']})",

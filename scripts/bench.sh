@@ -60,6 +60,11 @@ run movement_close $PY bench/bench_movement_close.py
 run pages $PY bench/bench_pages.py
 run load $PY bench/bench_load.py
 run play $PY bench/bench_play.py
+run team_close $PY bench/bench_team_close.py
+# The full-size Swiss-teams event played by robots through the real server (the
+# suite plays a smaller one): 12 teams × 5 rounds × 8 boards, checked against the actions.
+run team_robots env DJANGO_SETTINGS_MODULE=config.settings.test TEAM_ROBOTS_FULL=1 \
+  $PY -m pytest -q -p no:cacheprovider --durations=3 tests/tournaments/teams/test_robot_team_events.py
 
 echo
 echo "=== summary ($(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs))"

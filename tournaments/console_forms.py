@@ -11,11 +11,13 @@ from django.utils.translation import pgettext_lazy
 from .forms import NONE, QuickSelect, ResultForm
 from .models import (
     Adjustment,
+    Contestants,
     DatumRounding,
     FirstRoundDraw,
     PlayMode,
     ScoringMethod,
     Seating,
+    TeamScoring,
     UnplayedPolicy,
 )
 
@@ -174,6 +176,28 @@ class NewTournamentForm(SeatingFields):
     and admin), the form only reads the fields."""
 
     name = forms.CharField(label=_("Name"), max_length=120)
+    contestants = forms.ChoiceField(
+        label=_("Contestants"),
+        choices=Contestants.choices,
+        initial=Contestants.PAIRS,
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=_(
+            "Teams: each round a match of two rooms, the teams seated Swiss or as a round robin."
+        ),
+    )
+    team_scoring = forms.ChoiceField(
+        label=_("Team scoring"),
+        choices=TeamScoring.choices,
+        initial=TeamScoring.VP,
+        required=False,
+    )
+    bye_vp = forms.DecimalField(
+        label=_("A bye's victory points"),
+        initial=12,
+        required=False,
+        help_text=_("What a team with the round off scores (0 to 20)."),
+    )
     description = forms.CharField(
         label=_("Description"),
         required=False,
@@ -209,7 +233,10 @@ class NewTournamentForm(SeatingFields):
         label=_("Gap between rounds (minutes)"), min_value=0, initial=0, required=False
     )
     scoring = forms.ChoiceField(
-        label=_("Scoring"), choices=ScoringMethod.choices, initial=ScoringMethod.IMP
+        label=_("Scoring"),
+        choices=ScoringMethod.choices,
+        initial=ScoringMethod.IMP,
+        required=False,  # a team event's form hides it (its matches are scored in IMPs)
     )
     unplayed_policy = forms.ChoiceField(
         label=_("Boards not played by the bell"),
@@ -271,5 +298,8 @@ class NewTournamentForm(SeatingFields):
             "neuberg": data["neuberg"],
             "kibitz_live": data["kibitz_live"],
             "datum_rounding": data["datum_rounding"],
+            "contestants": data["contestants"],
+            "team_scoring": data["team_scoring"],
+            "bye_vp": data["bye_vp"],
             **self.seating_settings(),
         }

@@ -258,6 +258,16 @@ class Tournament(models.Model):
         default=12,
         help_text=_("Teams: the victory points a team with a bye scores (0–20)."),
     )
+    # Teams: a match is this many consecutive rounds (stanzas) against the same team, its
+    # IMPs carried from stanza to stanza and converted into VPs once, at its last bell.
+    stanzas = models.PositiveSmallIntegerField(
+        _("stanzas per match"),
+        default=1,
+        help_text=_(
+            "Teams: each match is played over this many rounds against the same team, the "
+            "line-up set again before each; its VPs come from the whole match."
+        ),
+    )
     status = models.CharField(
         _("status"), max_length=10, choices=TournamentStatus.choices, default="scheduled"
     )
@@ -316,6 +326,10 @@ class Tournament(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(bye_vp__gte=0) & Q(bye_vp__lte=20), name="tournament_bye_vp_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(stanzas__gte=1) & (Q(stanzas=1) | Q(contestants="teams")),
+                name="tournament_stanzas_of_team_matches",
             ),
         ]
 
@@ -740,6 +754,8 @@ class Match(models.Model):
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
     number = models.PositiveSmallIntegerField(_("match"))
+    # Which stanza of its match this round is (1 … `Tournament.stanzas`).
+    stanza = models.PositiveSmallIntegerField(_("stanza"), default=1)
     home = models.ForeignKey(
         Team, on_delete=models.PROTECT, related_name="home_matches", verbose_name=_("home team")
     )
@@ -831,6 +847,225 @@ class TeamStanding(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team} after R{self.round.number}: {self.vp} ({self.position})"
+
+
+# --- the team ladder (RULES 11, 梯级挑战赛) ---------------------------------------------
+# The rules are the pure core's (`teams.ladder`); these rows keep its state and its history,
+# and `services.ladder` is the only writer.
+
+
+class Ladder(models.Model):
+    """A standing team ladder and its settings (`teams.ladder.LadderSettings`)."""
+
+    name = models.CharField(_("ladder name"), max_length=80, validators=[validators.validate_name])
+    challenge_range = models.PositiveSmallIntegerField(_("challenge range"), default=3)
+    accept_days = models.PositiveSmallIntegerField(_("days to accept"), default=4)
+    play_days = models.PositiveSmallIntegerField(_("days to play"), default=7)
+    rematch_days = models.PositiveSmallIntegerField(_("days before a rematch"), default=14)
+    boards_per_match = models.PositiveSmallIntegerField(_("boards per match"), default=16)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name = _("ladder")
+        verbose_name_plural = _("ladders")
+        constraints = [
+            models.UniqueConstraint(fields=["name"], name="ladder_unique_name"),
+            models.CheckConstraint(
+                condition=Q(boards_per_match__gte=1, boards_per_match__lte=64),
+                name="ladder_boards_per_match_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LadderTeam(models.Model):
+    """A team on a ladder: its position (1 at the top) while it stands there; a team that
+    left keeps its row and history with no position."""
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(_("team name"), max_length=60, validators=[validators.validate_name])
+    captain = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("captain"),
+    )
+    position = models.PositiveIntegerField(_("position"), null=True, blank=True)
+    entered_at = models.DateTimeField(_("entered at"), default=timezone.now)
+    left_at = models.DateTimeField(_("left at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["ladder", "position", "id"]
+        verbose_name = _("ladder team")
+        verbose_name_plural = _("ladder teams")
+        constraints = [
+            # Deferred: a challenge won moves several teams in one transaction.
+            models.UniqueConstraint(
+                fields=["ladder", "position"],
+                name="ladderteam_unique_position",
+                deferrable=models.Deferrable.DEFERRED,
+            ),
+            models.UniqueConstraint(
+                fields=["ladder", "name"],
+                condition=Q(left_at__isnull=True),
+                name="ladderteam_unique_name",
+            ),
+            models.CheckConstraint(
+                condition=Q(left_at__isnull=True, position__isnull=False)
+                | Q(left_at__isnull=False, position__isnull=True),
+                name="ladderteam_position_iff_standing",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.position or '–'}. {self.name}"
+
+
+class LadderMember(models.Model):
+    """A player of a ladder team; a player is in at most one standing team per ladder."""
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(LadderTeam, on_delete=models.CASCADE, related_name="members")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="ladder_memberships"
+    )
+    left_at = models.DateTimeField(_("left at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["team", "id"]
+        verbose_name = _("ladder team member")
+        verbose_name_plural = _("ladder team members")
+        constraints = [
+            models.UniqueConstraint(fields=["team", "user"], name="laddermember_once_per_team"),
+            models.UniqueConstraint(
+                fields=["ladder", "user"],
+                condition=Q(left_at__isnull=True),
+                name="laddermember_one_team_per_ladder",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.team}"
+
+
+class LadderChallengeState(models.TextChoices):
+    OPEN = "open", _("Open")
+    ACCEPTED = "accepted", _("Accepted")
+    PLAYED = "played", _("Played")
+    FORFEITED = "forfeited", _("Forfeited")
+    DECLINED = "declined", _("Declined")
+    LAPSED = "lapsed", _("Lapsed")
+    VOIDED = "voided", _("Void")
+
+
+LADDER_CHALLENGE_PENDING = (LadderChallengeState.OPEN, LadderChallengeState.ACCEPTED)
+
+
+class LadderChallenge(models.Model):
+    """A challenge up the ladder, open, accepted, or decided (played, forfeited, declined,
+    lapsed, void). ``challenger_showed``/``challenged_showed`` are the director's note of
+    who turned up, which the play deadline reads (the side that did not show forfeits)."""
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="challenges")
+    challenger = models.ForeignKey(LadderTeam, on_delete=models.CASCADE, related_name="+")
+    challenged = models.ForeignKey(LadderTeam, on_delete=models.CASCADE, related_name="+")
+    state = models.CharField(
+        _("state"),
+        max_length=10,
+        choices=LadderChallengeState.choices,
+        default=LadderChallengeState.OPEN,
+    )
+    issued_at = models.DateTimeField(_("issued at"))
+    accept_by = models.DateTimeField(_("accept by"))
+    accepted_at = models.DateTimeField(_("accepted at"), null=True, blank=True)
+    play_by = models.DateTimeField(_("play by"), null=True, blank=True)
+    challenger_showed = models.BooleanField(_("challenger showed"), default=False)
+    challenged_showed = models.BooleanField(_("challenged team showed"), default=False)
+    challenger_vp = models.DecimalField(
+        _("challenger's VPs"), max_digits=5, decimal_places=2, null=True, blank=True
+    )
+    forfeited_by = models.ForeignKey(
+        LadderTeam, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-issued_at", "-id"]
+        verbose_name = _("ladder challenge")
+        verbose_name_plural = _("ladder challenges")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["challenger"],
+                condition=Q(state__in=["open", "accepted"]),
+                name="ladderchallenge_one_open_as_challenger",
+            ),
+            models.UniqueConstraint(
+                fields=["challenged"],
+                condition=Q(state__in=["open", "accepted"]),
+                name="ladderchallenge_one_open_as_challenged",
+            ),
+            models.CheckConstraint(
+                condition=~Q(challenger=models.F("challenged")),
+                name="ladderchallenge_two_teams",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["state", "accept_by"]),
+            models.Index(fields=["state", "play_by"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.challenger} → {self.challenged} ({self.state})"
+
+    @property
+    def is_pending(self) -> bool:
+        return self.state in LADDER_CHALLENGE_PENDING
+
+    @property
+    def deadline(self):
+        return self.play_by if self.state == LadderChallengeState.ACCEPTED else self.accept_by
+
+
+class LadderHistory(models.Model):
+    """One change of a ladder (`teams.ladder.LadderEntry` as a row): ``team`` and its
+    positions, and for a challenge's entries the challenged team as ``opponent``."""
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="history")
+    kind = models.CharField(_("kind"), max_length=10)
+    at = models.DateTimeField(_("at"))
+    team = models.ForeignKey(LadderTeam, on_delete=models.CASCADE, related_name="history")
+    before = models.PositiveIntegerField(_("position before"), null=True, blank=True)
+    after = models.PositiveIntegerField(_("position after"), null=True, blank=True)
+    opponent = models.ForeignKey(
+        LadderTeam, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    opponent_before = models.PositiveIntegerField(null=True, blank=True)
+    opponent_after = models.PositiveIntegerField(null=True, blank=True)
+    challenger_vp = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
+    forfeited_by = models.ForeignKey(
+        LadderTeam, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    challenge = models.ForeignKey(
+        LadderChallenge, null=True, blank=True, on_delete=models.CASCADE, related_name="history"
+    )
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("ladder history entry")
+        verbose_name_plural = _("ladder history")
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.kind} {self.team}"
 
 
 def listed_in_results() -> Q:
@@ -1022,7 +1257,14 @@ class MasterPointAward(models.Model):
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="master_point_awards"
     )
-    pair = models.ForeignKey(Pair, on_delete=models.CASCADE, related_name="awards")
+    # What earned it: a pair's rank, or a team's (RULES 11: every player of the team who
+    # played at least a third of the boards).
+    pair = models.ForeignKey(
+        Pair, null=True, blank=True, on_delete=models.CASCADE, related_name="awards"
+    )
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.CASCADE, related_name="awards"
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="master_point_awards"
     )
@@ -1036,6 +1278,11 @@ class MasterPointAward(models.Model):
         verbose_name_plural = _("master-point awards")
         constraints = [
             models.UniqueConstraint(fields=["tournament", "user"], name="award_once_per_player"),
+            models.CheckConstraint(
+                condition=Q(pair__isnull=False, team__isnull=True)
+                | Q(pair__isnull=True, team__isnull=False),
+                name="award_of_a_pair_or_a_team",
+            ),
         ]
 
     def __str__(self) -> str:

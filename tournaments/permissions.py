@@ -69,5 +69,9 @@ DIRECTORS_GROUP_PERMISSIONS = (
     (APP, "ranktitle", "change_ranktitle"),  # the thresholds are the organiser's (RULES 7)
     (APP, "ranktitle", "view_ranktitle"),
     (APP, "clockheartbeat", "view_clockheartbeat"),
+    (APP, "team", "view_team"),
+    (APP, "teammember", "view_teammember"),
+    (APP, "match", "view_match"),
+    (APP, "teamstanding", "view_teamstanding"),
     ("auth", "user", "view_user"),
 )

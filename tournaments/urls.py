@@ -4,7 +4,7 @@ from django.templatetags.static import static
 from django.urls import path
 
 from . import converters, views  # noqa: F401  (converters: registers `<id:…>`)
-from .views import console, matches, movement, teams
+from .views import console, ladder, matches, movement, teams
 
 # Row numbers in URLs are `<id:…>`: digits that fit a 64-bit integer, any other is a 404.
 
@@ -105,6 +105,22 @@ urlpatterns = [
         teams.withdraw_team,
         name="withdraw_team",
     ),
+    # The team ladder (RULES 11)
+    path("ladders/", ladder.ladders, name="ladders"),
+    path("ladders/<id:ladder_id>/", ladder.ladder, name="ladder"),
+    path("ladders/<id:ladder_id>/enter/", ladder.ladder_enter, name="ladder_enter"),
+    path("ladders/<id:ladder_id>/challenge/", ladder.ladder_challenge, name="ladder_challenge"),
+    path(
+        "ladders/<id:ladder_id>/challenges/<id:challenge_id>/accept/",
+        ladder.ladder_accept,
+        name="ladder_accept",
+    ),
+    path(
+        "ladders/<id:ladder_id>/challenges/<id:challenge_id>/decline/",
+        ladder.ladder_decline,
+        name="ladder_decline",
+    ),
+    path("ladders/<id:ladder_id>/teams/<id:team_id>/", ladder.ladder_team, name="ladder_team"),
     # A table is addressed as its players and the director name it: round and table
     # number. Its result sheet (the four players at the table only), and the table in
     # the browser (online tournaments: the four players, organisers, kibitzers).
@@ -159,5 +175,10 @@ urlpatterns = [
         "console/<id:tournament_id>/tables/<id:table_id>/boards/<id:number>/",
         console.result,
         name="console_result",
+    ),
+    path(
+        "console/<id:tournament_id>/teams/<id:team_id>/withdraw/",
+        console.withdraw_team,
+        name="console_withdraw_team",
     ),
 ]

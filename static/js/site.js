@@ -61,6 +61,9 @@
     // the organiser sets it.
     var seatingForm = target.closest && target.closest("[data-neuberg-follows]");
     if (seatingForm && target.name === "neuberg") target.dataset.touched = "1";
+    // Pairs or teams: the form shows the fields of the one chosen (console.css).
+    var kindForm = target.closest && target.closest("[data-contestants-form]");
+    if (kindForm && target.name === "contestants") kindForm.dataset.contestants = target.value;
     if (seatingForm && target.name === "seating") {
       var neuberg = seatingForm.querySelector("input[name=neuberg]");
       if (neuberg && !neuberg.dataset.touched) neuberg.checked = target.value !== "swiss";

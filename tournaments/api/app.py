@@ -6,6 +6,7 @@ from ninja import NinjaAPI
 
 from . import docs, errors
 from .endpoints import router
+from .ladder import router as ladder_router
 from .movements import router as movements_router
 from .play import router as play_router
 from .settings_change import router as settings_router
@@ -35,6 +36,7 @@ api.add_router("/", play_router)
 api.add_router("/", settings_router)
 api.add_router("/", movements_router)
 api.add_router("/", teams_router)
+api.add_router("/", ladder_router)
 
 
 @api.get("/docs/assets/{name}", include_in_schema=False, url_name="docs-asset")

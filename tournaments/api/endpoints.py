@@ -88,6 +88,10 @@ def _tournament(t: Tournament, *, current_round=None, pair_count: int | None = N
         "boards_travel": t.boards_travel,
         "datum_rounding": t.datum_rounding,
         "neuberg": t.neuberg,
+        "contestants": t.contestants,
+        "team_scoring": t.team_scoring,
+        "bye_vp": float(t.bye_vp),
+        "stanzas": t.stanzas,
         "pair_count": pair_count,
         "current_round": _round_summary(current_round),
         "finished_at": t.finished_at,
@@ -162,6 +166,10 @@ def create_tournament(request, payload: TournamentIn):
         neuberg=payload.neuberg,
         boards_travel=payload.boards_travel,
         datum_rounding=payload.datum_rounding,
+        contestants=payload.contestants,
+        team_scoring=payload.team_scoring,
+        bye_vp=payload.bye_vp,
+        stanzas=payload.stanzas,
         by=request.auth,
     )
     return Status(201, _tournament(t, pair_count=0))

@@ -4,6 +4,7 @@ bridge rules — is checked by the services, whose messages the API passes on (4
 from __future__ import annotations
 
 from datetime import datetime
+from decimal import Decimal
 from typing import Annotated, Literal
 
 from ninja import Field, Schema
@@ -61,11 +62,12 @@ class TournamentIn(Schema):
         description="Played online at the system's tables, or elsewhere with "
         "results entered (today's behaviour).",
     )
-    seating: Literal["swiss", "mitchell", "howell", "movement"] = Field(
+    seating: Literal["swiss", "mitchell", "howell", "movement", "round_robin"] = Field(
         "swiss",
         description="Swiss (by score, no rematch), or a movement fixed at round 1: a "
         "Mitchell or a Howell generated for the pairs registered then, or `movement` "
-        "given as data (RULES 10).",
+        "given as data (RULES 10). A team event: `swiss` (Swiss teams on VP totals) or "
+        "`round_robin` (every team meets every other once, RULES 11).",
     )
     winners: int | None = Field(
         None,
@@ -99,6 +101,27 @@ class TournamentIn(Schema):
     neuberg: bool | None = Field(
         None, description="Neuberg for boards with artificial scores; default on for a movement."
     )
+    contestants: Literal["pairs", "teams"] = Field(
+        "pairs",
+        description="Pairs, or teams of four to six playing matches in two rooms (RULES 11): "
+        "fixed at creation. A team event has one winner, no movement and no travelling "
+        "board sets.",
+    )
+    team_scoring: Literal["vp", "imps"] = Field(
+        "vp",
+        description="A team event: each match's IMP margin in victory points (the WBF 2013 "
+        "continuous 20-VP scale, at most 64 boards a match), or IMPs only (a knock-out).",
+    )
+    bye_vp: Decimal = Field(
+        Decimal("12.00"),
+        description="A team event: what a bye scores, 0–20 VPs to two decimals.",
+    )
+    stanzas: int = Field(
+        1,
+        description="A team event: the rounds each match lasts (1–8), the line-up set again "
+        "before each stanza and the VPs converted once on the whole match; the rounds a "
+        "whole number of matches.",
+    )
 
 
 class RoundSummaryOut(Schema):
@@ -128,6 +151,12 @@ class TournamentOut(Schema):
     boards_travel: bool
     datum_rounding: str
     neuberg: bool
+    contestants: str = Field(description='"pairs" or "teams" (RULES 11).')
+    team_scoring: str = Field(
+        description='"vp" or "imps": how a team match counts ("vp" for a pairs event).'
+    )
+    bye_vp: float = Field(description="What a team's bye scores, in VPs.")
+    stanzas: int = Field(description="A team event: the rounds each match lasts.")
     pair_count: int
     current_round: RoundSummaryOut | None
     finished_at: datetime | None

@@ -1,11 +1,15 @@
-"""Team events' registration and line-ups (RULES 11): a captain proposes a team, its
+"""Team events (RULES 11): registration and line-ups — a captain proposes a team, its
 invited players confirm or decline, the captain (or an organiser) sets the line-up and
-withdraws the team. The writes are the caller's own (any player's token); the list is
-public, with each team's line-up only to its members and the organisers."""
+withdraws the team; the writes are the caller's own (any player's token), the list is
+public, with each team's line-up only to its members and the organisers. And the reads
+of the matches: each round's matches, a match's score card, the team standings, every
+score only once its round has closed (`visibility.results_public`). A room's results are
+entered at its table like any table's (`PUT …/rounds/{n}/tables/{t}/boards/{b}`)."""
 
 from __future__ import annotations
 
 from datetime import datetime
+from math import isfinite
 
 from django.db.models import Prefetch
 from django.utils.translation import gettext as _
@@ -15,7 +19,8 @@ from ninja.security import django_auth
 from .. import visibility
 from ..errors import NotFound
 from ..live.schemas import PlayerOut
-from ..models import Team, TeamMember
+from ..models import Match, Round, Team, TeamMember
+from ..selectors import team_results
 from ..services import teams
 from . import lookups
 from .auth import token_auth
@@ -228,3 +233,206 @@ def set_line_up(request, tournament_id: int, team_id: int, payload: LineUpIn):
 def withdraw_team(request, tournament_id: int, team_id: int):
     team = teams.withdraw_team(team=_get_team(tournament_id, team_id), by=request.auth)
     return _fresh(team, request.auth)
+
+
+# --- matches, score cards and standings (reads) ------------------------------------
+
+
+class TeamRefOut(Schema):
+    id: int
+    name: str
+    registration_no: int | None
+
+
+class MatchOut(Schema):
+    id: int
+    number: int
+    home: TeamRefOut = Field(description="NS in the open room, EW in the closed room.")
+    away: TeamRefOut | None = Field(description="Null: the home team's bye.")
+    open_table: int | None = Field(
+        description="The open room's table number in the round (enter its results there); "
+        "null for a bye."
+    )
+    closed_table: int | None = Field(description="The closed room's table number.")
+    public: bool = Field(description="Whether the round has closed: only then the scores.")
+    carry_over: int | None = Field(
+        description="IMPs carried over from an earlier stanza (the home team's; negative: "
+        "the away team's)."
+    )
+    home_imps: int | None = Field(
+        description="IMPs the home team won over the boards; null until the round closed."
+    )
+    away_imps: int | None
+    home_vp: float | None = Field(
+        description="Victory points (a bye's too); null until the round closed, and in an "
+        "IMPs-only event."
+    )
+    away_vp: float | None
+
+
+class RoundMatchesOut(Schema):
+    round: int
+    status: str
+    matches: list[MatchOut]
+
+
+class RoomOut(Schema):
+    table: int
+    state: str
+    contract: str
+    declarer: str
+    tricks: int | None
+    result: str
+    ns_score: int | None
+    ns_adjustment: str
+    ew_adjustment: str
+
+
+class CardLineOut(Schema):
+    board: int
+    open_room: RoomOut | None = Field(description="Null: no result at the open room's table.")
+    closed_room: RoomOut | None
+    home_imps: int | None = Field(description="The home team's IMPs on the board.")
+    away_imps: int | None
+    running: int = Field(description="The home team's running score, carry-over included.")
+
+
+class MatchCardOut(Schema):
+    round: int
+    match: MatchOut
+    boards: list[CardLineOut] = Field(
+        description="Empty while the round runs: a room's result is never shown while the "
+        "other room may still be playing the board."
+    )
+
+
+class TeamStandingOut(Schema):
+    position: int | None = Field(description="After the last closed round; null before.")
+    team: TeamRefOut
+    vp: float = Field(description="Victory points (IMP margins in an IMPs-only event).")
+    imps_won: int
+    imps_lost: int
+    quotient: float | None = Field(
+        description="IMPs won / IMPs lost; null when no IMP was lost (or none scored)."
+    )
+    matches: int = Field(description="Matches of closed rounds, byes included.")
+    withdrawn: bool
+
+
+def _team_ref(team: Team | None) -> dict | None:
+    if team is None:
+        return None
+    return {"id": team.id, "name": team.name, "registration_no": team.registration_no}
+
+
+def _match(match: Match, round: Round) -> dict:
+    public = visibility.results_public(round)
+    bye = match.is_bye
+    return {
+        "id": match.id,
+        "number": match.number,
+        "home": _team_ref(match.home),
+        "away": _team_ref(match.away),
+        "open_table": match.open_table.number if match.open_table is not None else None,
+        "closed_table": match.closed_table.number if match.closed_table is not None else None,
+        "public": public,
+        "carry_over": match.carry_over,
+        "home_imps": match.home_imps_won if public and not bye else None,
+        "away_imps": match.away_imps_won if public and not bye else None,
+        "home_vp": float(match.home_vp) if public and match.home_vp is not None else None,
+        "away_vp": float(match.away_vp) if public and match.away_vp is not None else None,
+    }
+
+
+def _room(result, table) -> dict | None:
+    if result is None:
+        return None
+    return {
+        "table": table.number,
+        "state": result.state,
+        "contract": result.contract,
+        "declarer": result.declarer,
+        "tricks": result.tricks,
+        "result": result.result_relative,
+        "ns_score": result.ns_score,
+        "ns_adjustment": result.ns_adjustment,
+        "ew_adjustment": result.ew_adjustment,
+    }
+
+
+@router.get(
+    "/tournaments/{tournament_id}/matches",
+    response={200: list[RoundMatchesOut], 404: ErrorOut},
+    summary="A team event's matches, round by round (scores once each round has closed)",
+)
+def list_matches(request, tournament_id: int):
+    t = lookups.get_tournament(tournament_id)
+    rounds = Round.objects.filter(tournament=t).order_by("number")
+    return [
+        {
+            "round": r.number,
+            "status": r.status,
+            "matches": [_match(m, r) for m in team_results.round_matches(round=r)],
+        }
+        for r in rounds
+    ]
+
+
+@router.get(
+    "/tournaments/{tournament_id}/matches/{match_id}",
+    response={200: MatchCardOut, 404: ErrorOut},
+    summary="A match's score card: both rooms' results and each team's IMPs, board by board",
+)
+def get_match(request, tournament_id: int, match_id: int):
+    t = lookups.get_tournament(tournament_id)
+    match = (
+        Match.objects.filter(round__tournament=t, pk=match_id)
+        .select_related("round", "home", "away", "open_table", "closed_table")
+        .first()
+    )
+    if match is None:
+        raise NotFound(_("%(t)s has no match %(id)s.") % {"t": t.name, "id": match_id})
+    card = team_results.match_card(match=match)
+    return {
+        "round": match.round.number,
+        "match": _match(match, match.round),
+        "boards": [
+            {
+                "board": line.board,
+                "open_room": _room(line.open_room, match.open_table),
+                "closed_room": _room(line.closed_room, match.closed_table),
+                "home_imps": line.home_imps,
+                "away_imps": line.away_imps,
+                "running": line.running,
+            }
+            for line in card.lines
+        ],
+    }
+
+
+@router.get(
+    "/tournaments/{tournament_id}/team-standings",
+    response={200: list[TeamStandingOut], 404: ErrorOut},
+    summary="A team event's standings after the last closed round (the final ranking)",
+)
+def get_team_standings(request, tournament_id: int):
+    t = lookups.get_tournament(tournament_id)
+    return [
+        {
+            "position": line.position,
+            "team": {
+                "id": line.team_id,
+                "name": line.name,
+                "registration_no": line.registration_no,
+            },
+            "vp": float(line.vp),
+            "imps_won": line.imps_won,
+            "imps_lost": line.imps_lost,
+            "quotient": line.quotient
+            if line.quotient is not None and isfinite(line.quotient)
+            else None,
+            "matches": line.matches,
+            "withdrawn": line.withdrawn,
+        }
+        for line in team_results.team_standings(tournament=t)
+    ]

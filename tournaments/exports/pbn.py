@@ -323,3 +323,158 @@ def _rows(tokens: list[str]) -> list[str]:
     if row:
         rows.append(" ".join(row))
     return rows
+
+
+# --- team events (RULES 11) -------------------------------------------------------------
+# Each board of each match once per room (PBN 2.1's Room tag, "Open" / "Closed"), with
+# the match's HomeTeam and VisitTeam, the four players of that room, the room's Contract,
+# Declarer and Result, its NS Score and the home team's IMPs on the board (ScoreIMP,
+# "NS 5" when the home team sits NS there, "EW 5" when it sits EW), and, for a room
+# played at the system's tables, its Auction and Play. The first game carries the
+# teams' ranking as a TotalScoreTable.
+
+
+def team_total_score_table(data) -> list[str]:
+    total = ("TotalVP", 7) if data.in_vps else ("TotalIMP", 8)
+    columns = [
+        _column("Rank", 4, "R"),
+        _column("TeamId", 3, "R"),
+        _column(total[0], total[1], "R"),
+        _column("IMPsWon", 5, "R"),
+        _column("IMPsLost", 5, "R"),
+        _column("TeamName", 30, "L"),
+    ]
+    rows = []
+    for team in data.teams:
+        rank = team.rank if data.finished else team.position
+        rows.append(
+            [
+                str(rank) if rank else "-",
+                str(team.number),
+                f"{team.vp:.2f}",
+                str(team.imps_won),
+                str(team.imps_lost),
+                f'"{escape(team.name, MAX_NAMES)}"',
+            ]
+        )
+    return table("TotalScoreTable", columns, rows)
+
+
+def _room_game(data, match, room, board: ExportBoard, line: ExportLine | None, imps, record):
+    date = timezone.localtime(data.tournament.start_at).strftime("%Y.%m.%d")
+    if line is not None and line.passed_out:
+        declarer, contract, result = "", "Pass", ""
+    elif line is not None and line.played:
+        declarer, contract = line.declarer, line.contract
+        result = "" if line.tricks is None else str(line.tricks)
+    else:  # no result there, or a director's adjusted score: no contract to give
+        declarer = contract = result = "?"
+    lines = [
+        tag("Event", data.tournament.name),
+        tag("Site", "Online"),
+        tag("Date", date),
+        tag("Board", board.number),
+        tag("West", room.seats["W"]),
+        tag("North", room.seats["N"]),
+        tag("East", room.seats["E"]),
+        tag("South", room.seats["S"]),
+        tag("Dealer", board.dealer),
+        tag("Vulnerable", VULNERABLE[board.vulnerability]),
+        tag("Deal", board.deal),
+        tag("Scoring", "IMP"),
+        tag("Declarer", declarer),
+        tag("Contract", contract),
+        tag("Result", result),
+        tag("Competition", "Teams"),
+        tag("EventDate", date),
+        tag("Round", match.round),
+        tag("Match", match.number),
+        tag("Room", room.name),
+        tag("Table", room.table),
+        tag("HomeTeam", match.home.name),
+        tag("VisitTeam", match.away.name),
+    ]
+    if line is not None and (line.played or line.passed_out) and line.ns_score is not None:
+        lines.append(tag("Score", f"NS {line.ns_score}"))
+    elif line is not None and line.adjusted:
+        lines.append(tag("Score", f"NS ^{line.ns_adjustment} EW ^{line.ew_adjustment}"))
+    if imps is not None:
+        side = "NS" if room.name == "Open" else "EW"
+        lines.append(tag("ScoreIMP", f"{side} {imps}"))
+    if record is not None and record.played_online:
+        lines += _auction_and_play(record)
+    return lines
+
+
+def _auction_and_play(record) -> list[str]:
+    state = record.state
+    calls, notes = [], []
+    for call in state.calls:
+        calls.append(PBN_CALLS.get(call.call, call.call))
+        if call.alert:
+            notes.append(call.alert)
+            calls.append(f"={len(notes)}=")
+    lines = [tag("Auction", state.dealer), *_rows(calls)]
+    lines += [tag("Note", f"{i}:{text}") for i, text in enumerate(notes, start=1)]
+    leader = opening_leader(state)
+    if leader is not None and state.result().contract is not None:
+        lines.append(tag("Play", leader))
+        order = [seat_offset(leader, i) for i in range(4)]
+        tricks = (*state.tricks, *((state.current_trick,) if state.current_trick else ()))
+        for trick in tricks:
+            if not trick.cards:
+                continue
+            cards = dict(trick.plays)
+            lines.append(" ".join(cards.get(seat, "-") for seat in order))
+        if state.accepted_claim is not None:
+            lines.append("*")
+    return lines
+
+
+def _team_records(data) -> dict[tuple[int, int, int], object]:
+    """(round, table, board number) -> the record of a board played online there."""
+    if data.tournament.play != "online":
+        return {}
+    boards = list(Board.objects.filter(round__in=data.closed_rounds).select_related("round"))
+    by_id = {b.pk: b for b in boards}
+    found = {}
+    for board_id, records in records_of(boards=boards).items():
+        board = by_id[board_id]
+        for record in records:
+            found[(board.round.number, record.table_number, board.number)] = record
+    return found
+
+
+def render_teams(data) -> str:
+    out = [
+        "% PBN 2.1",
+        "% EXPORT",
+        "% Content-type: text/x-pbn; charset=UTF-8",
+        f"% Creator: {PROGRAM_NAME}",
+        f"% Created: {timezone.localtime(data.generated_at):%Y-%m-%d %H:%M:%S %z}",
+    ]
+    boards = data.boards_by_number
+    records = _team_records(data)
+    first = True
+    for match in data.matches:
+        if match.away is None:
+            continue  # a bye: no board played
+        for board in match.boards:
+            deal = boards.get(board.number)
+            if deal is None:
+                continue
+            for room in match.rooms:
+                game = _room_game(
+                    data,
+                    match,
+                    room,
+                    deal,
+                    room.results.get(board.number),
+                    board.home_imps,
+                    records.get((match.round, room.table, board.number)),
+                )
+                if first:
+                    game += [tag("Application", PROGRAM_NAME), *team_total_score_table(data)]
+                    first = False
+                out += ["", *game]
+    return "\n".join(out) + "\n"

@@ -244,3 +244,123 @@ def render(data: ExportData) -> bytes:
 def dtd() -> etree.DTD:
     with DTD_PATH.open("rb") as handle:
         return etree.DTD(handle)
+
+
+# --- team events (RULES 11) -------------------------------------------------------------
+# Spelled as two public programs that write and read USEBIO 1.2 team events do (the
+# DTD beside this file says which): EVENT_TYPE SWISS_TEAMS (a Swiss), TEAMS (a round
+# robin) or KO (IMPs only: the knock-out scoring); MATCH_SCORING_METHOD VPS or IMPS; each
+# TEAM a participant with TEAM_ID and TEAM_NAME as attributes; one MATCH per match of a
+# closed round (its TEAM the home team, OPPOSING_TEAM the visitors, none for a bye), with
+# per BOARD the home team's IMPS and both rooms' TRAVELLER_LINEs, each with the DIRECTION
+# the home team sat in there (NS in the open room, EW in the closed room).
+
+
+def team_event_type(data) -> str:
+    if not data.in_vps:
+        return "KO"
+    return "SWISS_TEAMS" if data.swiss else "TEAMS"
+
+
+def _match_score(data, vp, imps: int) -> str:
+    if data.in_vps:
+        return _number(float(vp)) if vp is not None else ""
+    return str(imps)
+
+
+def _room_line(board_el, room, line: ExportLine | None, *, home_direction: str) -> None:
+    el = _add(board_el, "TRAVELLER_LINE")
+    _add(el, "DIRECTION", home_direction)
+    _add(el, "NS_PAIR_NUMBER", room.ns_pair)
+    _add(el, "EW_PAIR_NUMBER", room.ew_pair)
+    if line is None:
+        return  # no result at this table: the room is recorded, with no score
+    if line.played:
+        _add(el, "CONTRACT", contract_text(line.contract))
+        _add(el, "PLAYED_BY", line.declarer)
+        if line.lead:
+            _add(el, "LEAD", lead_text(line.lead))
+        if line.tricks is not None:
+            _add(el, "TRICKS", line.tricks)
+        _add(el, "SCORE", line.ns_score)
+    elif line.passed_out:
+        _add(el, "CONTRACT", "PASS")
+        _add(el, "SCORE", 0)
+    elif line.adjusted:
+        ns = ARTIFICIAL_PERCENT[line.ns_adjustment]
+        ew = ARTIFICIAL_PERCENT[line.ew_adjustment]
+        _add(el, "SCORE", f"A{ns:02d}{ew:02d}")
+
+
+def _team_match(event, data, match, event_type: str) -> None:
+    el = _add(event, "MATCH")
+    _add(el, "ROUND_NUMBER", match.round)
+    _add(el, "TEAM", match.home.number)
+    if match.away is None:
+        _add(el, "TEAM_SCORE", _match_score(data, match.home_vp, 0))
+        return
+    _add(el, "OPPOSING_TEAM", match.away.number)
+    if match.boards:
+        _add(el, "START_BOARD_NUMBER", match.boards[0].number)
+        _add(el, "END_BOARD_NUMBER", match.boards[-1].number)
+    _add(el, "TEAM_SCORE", _match_score(data, match.home_vp, match.home_imps))
+    _add(el, "OPPOSING_TEAM_SCORE", _match_score(data, match.away_vp, match.away_imps))
+    for board in match.boards:
+        board_el = _add(el, "BOARD")
+        board_el.set("EVENT_TYPE", event_type)
+        _add(board_el, "BOARD_NUMBER", board.number)
+        if board.home_imps is not None:
+            _add(board_el, "IMPS", board.home_imps)
+        for room in match.rooms:
+            direction = "NS" if room.name == "Open" else "EW"
+            _room_line(board_el, room, room.results.get(board.number), home_direction=direction)
+
+
+def build_teams(data) -> etree._ElementTree:
+    tournament = data.tournament
+    event_type = team_event_type(data)
+    root = etree.Element("USEBIO", Version="1.2")
+    event = etree.SubElement(root, "EVENT", EVENT_TYPE=event_type)
+    _add(event, "EVENT_IDENTIFIER", tournament.pk)
+    _add(event, "EVENT_DESCRIPTION", tournament.name)
+    _add(event, "PROGRAM_NAME", PROGRAM_NAME)
+    _add(event, "PROGRAM_VERSION", PROGRAM_VERSION)
+    _add(event, "WINNER_TYPE", 1)
+    _add(event, "DATE", timezone.localtime(tournament.start_at).strftime("%d/%m/%Y"))
+    awarded = data.finished and any(p.master_points > 0 for t in data.teams for p in t.players)
+    _add(event, "MPS_AWARDED_FLAG", "Y" if awarded else "N")
+    _add(event, "BOARD_SCORING_METHOD", "IMPS")
+    _add(event, "MATCH_SCORING_METHOD", "VPS" if data.in_vps else "IMPS")
+
+    participants = _add(event, "PARTICIPANTS")
+    participants.set("EVENT_TYPE", event_type)
+    for team in sorted(data.teams, key=lambda t: t.number):
+        el = _add(participants, "TEAM")
+        el.set("TEAM_ID", str(team.number))
+        el.set("TEAM_NAME", printable(team.name))
+        _add(el, "TOTAL_SCORE", _number(float(team.vp)) if data.in_vps else f"{team.vp:.0f}")
+        if data.finished and team.rank:
+            _add(el, "PLACE", team.rank)
+        for player in team.players:
+            player_el = _add(el, "PLAYER")
+            _add(player_el, "PLAYER_NAME", player.name)
+            _add(player_el, "BOARDS_PLAYED", player.boards_played)
+            if data.finished and player.master_points > 0:
+                _add(player_el, "MASTER_POINTS_AWARDED", f"{player.master_points:g}")
+
+    for match in data.matches:
+        _team_match(event, data, match, event_type)
+
+    handset = _add(root, "HANDSET")
+    for board in data.boards:
+        _deal(handset, board)
+
+    tree = etree.ElementTree(root)
+    tree.docinfo.system_url = SYSTEM_URL
+    return tree
+
+
+def render_teams(data) -> bytes:
+    return etree.tostring(
+        build_teams(data), xml_declaration=True, encoding="UTF-8", pretty_print=True
+    )

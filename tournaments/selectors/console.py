@@ -13,12 +13,14 @@ from datetime import datetime, timedelta
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Max, Prefetch, Q, QuerySet, Subquery
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from .. import visibility
 from ..models import (
     Board,
     BoardResult,
     Direction,
+    Match,
     Pair,
     PairStatus,
     PlayAction,
@@ -30,9 +32,12 @@ from ..models import (
     TableDirection,
     TableDirectionKind,
     TablePresence,
+    Team,
+    TeamMember,
     Tournament,
     display_name,
     pair_names,
+    player_name,
 )
 from . import replays
 from .common import PAIR_PLAYERS
@@ -148,11 +153,14 @@ def _side_fields() -> tuple[str, ...]:
         "player1__profile__display_name",
         "player2__username",
         "player2__profile__display_name",
+        "team__name",
     )
 
 
-def _side_label(regno, user1, shown1, user2, shown2) -> str:
-    return f"{regno} {pair_names(display_name(shown1, user1), display_name(shown2, user2))}"
+def _side_label(regno, user1, shown1, user2, shown2, team=None) -> str:
+    """ "3 Ann – Bob"; a team's pair with its team first ("Lions · 3 Ann – Bob")."""
+    pair = f"{regno} {pair_names(display_name(shown1, user1), display_name(shown2, user2))}"
+    return f"{team} · {pair}" if team else pair
 
 
 def round_progress(
@@ -587,4 +595,218 @@ def table_directions(*, table: Table) -> list[TableDirection]:
     """The director's acts at `table` (extra time), oldest first, with who gave them."""
     return list(
         TableDirection.objects.filter(table=table).select_related("by__profile").order_by("id")
+    )
+
+
+# --- a team event (RULES 11) -----------------------------------------------------------
+
+TEAMS_PER_PAGE = 50
+
+
+@dataclass(frozen=True)
+class TeamMemberLine:
+    name: str
+    confirmed: bool
+    captain: bool
+
+
+@dataclass(frozen=True)
+class TeamRow:
+    """A team as the console lists it: registered or still waiting for its members, who
+    is in it (confirmed or invited), whether its line-up is set, withdrawn or not."""
+
+    team: Team
+    members: tuple[TeamMemberLine, ...]
+    line_up: tuple[str, str] | None  # (open room pair, closed room pair), None: not set
+
+    @property
+    def registered(self) -> bool:
+        return self.team.status == PairStatus.CONFIRMED
+
+    @property
+    def withdrawn(self) -> bool:
+        return self.team.withdrawn_at is not None
+
+    @property
+    def confirmed_count(self) -> int:
+        return sum(1 for m in self.members if m.confirmed)
+
+
+def teams_page(*, tournament: Tournament, query: str = "", page: int | str = 1) -> Page:
+    """The tournament's teams, TEAMS_PER_PAGE at a time: the registered ones in
+    registration order, then those waiting for their members; `query` is a team's number,
+    or part of its name or of a member's username or display name. Each item a `TeamRow`.
+    Three queries (the count, the page with its line-ups' players, their members)."""
+    found = Team.objects.filter(tournament=tournament).order_by(
+        "status", "registration_no", "proposed_at", "id"
+    )  # "confirmed" sorts before "pending"
+    query = query.strip()
+    if query.isdigit():
+        found = found.filter(registration_no=int(query))
+    elif query:
+        found = found.filter(
+            Q(name__icontains=query)
+            | Q(members__user__username__icontains=query)
+            | Q(members__user__profile__display_name__icontains=query)
+        ).distinct()
+    chosen = Paginator(
+        found.select_related(
+            "open_pair__player1__profile",
+            "open_pair__player2__profile",
+            "closed_pair__player1__profile",
+            "closed_pair__player2__profile",
+        ).prefetch_related(
+            Prefetch(
+                "members",
+                queryset=TeamMember.objects.select_related("user__profile").order_by(
+                    "invited_at", "id"
+                ),
+            )
+        ),
+        TEAMS_PER_PAGE,
+    ).get_page(page)
+    chosen.object_list = [_team_row(team) for team in chosen.object_list]
+    return chosen
+
+
+def _pair_label(pair) -> str:
+    return pair_names(player_name(pair.player1), player_name(pair.player2))
+
+
+def _team_row(team: Team) -> TeamRow:
+    members = tuple(
+        TeamMemberLine(
+            name=player_name(m.user),
+            confirmed=m.confirmed_at is not None,
+            captain=m.user_id == team.captain_id,
+        )
+        for m in team.members.all()
+    )
+    line_up = None
+    if team.open_pair is not None and team.closed_pair is not None:
+        line_up = (_pair_label(team.open_pair), _pair_label(team.closed_pair))
+    return TeamRow(team=team, members=members, line_up=line_up)
+
+
+@dataclass(frozen=True)
+class RoomProgress:
+    """One room of a match: its table (an ordinary table) and how far its boards are."""
+
+    table_id: int
+    number: int
+    finished: int  # boards confirmed, ruled or cut off
+    disputed: int
+    boards: int
+
+    @property
+    def done(self) -> bool:
+        return self.finished == self.boards
+
+
+@dataclass(frozen=True)
+class MatchProgress:
+    match_id: int
+    number: int
+    home: str
+    away: str | None  # None: the home team's bye
+    open_room: RoomProgress | None
+    closed_room: RoomProgress | None
+
+    @property
+    def rooms(self) -> list[tuple[str, RoomProgress]]:
+        """(its name in the page's language, the room), open room first; none for a bye."""
+        if self.open_room is None or self.closed_room is None:
+            return []
+        return [(gettext("Open room"), self.open_room), (gettext("Closed room"), self.closed_room)]
+
+
+def match_progress(*, round: Round | None) -> list[MatchProgress]:
+    """The matches of `round` (the console's current round), each with both rooms'
+    tables and how many of their boards are settled. Three queries."""
+    if round is None:
+        return []
+    boards = Board.objects.filter(round=round).count()
+    finished: dict[int, int] = {}
+    disputed: dict[int, int] = {}
+    for table_id, state, confirmed_at, is_disputed, adjusted_by_id in BoardResult.objects.filter(
+        table__round=round
+    ).values_list("table_id", "state", "confirmed_at", "disputed", "adjusted_by_id"):
+        shown = board_state(
+            state=state,
+            confirmed=confirmed_at is not None,
+            disputed=is_disputed,
+            adjusted_by_id=adjusted_by_id,
+        )
+        if shown in (CONFIRMED, CUT_OFF):
+            finished[table_id] = finished.get(table_id, 0) + 1
+        elif shown == DISPUTED:
+            disputed[table_id] = disputed.get(table_id, 0) + 1
+
+    def room(table_id: int | None, number: int | None) -> RoomProgress | None:
+        if table_id is None or number is None:
+            return None
+        return RoomProgress(
+            table_id=table_id,
+            number=number,
+            finished=finished.get(table_id, 0),
+            disputed=disputed.get(table_id, 0),
+            boards=boards,
+        )
+
+    return [
+        MatchProgress(
+            match_id=pk,
+            number=number,
+            home=home,
+            away=away,
+            open_room=room(open_id, open_number),
+            closed_room=room(closed_id, closed_number),
+        )
+        for pk, number, home, away, open_id, open_number, closed_id, closed_number in (
+            Match.objects.filter(round=round)
+            .order_by("number")
+            .values_list(
+                "id",
+                "number",
+                "home__name",
+                "away__name",
+                "open_table_id",
+                "open_table__number",
+                "closed_table_id",
+                "closed_table__number",
+            )
+        )
+    ]
+
+
+@dataclass(frozen=True)
+class TeamStartSummary:
+    """What starting a team event now would do (RULES 3, RULES 11)."""
+
+    teams: int
+    matches: int
+    bye: bool
+    pending: int  # teams still waiting for their members: they lapse at the start
+    without_line_up: tuple[str, ...]  # the start is refused while any team has none
+
+
+def team_start_summary(*, tournament: Tournament) -> TeamStartSummary:
+    registered = list(
+        Team.objects.filter(
+            tournament=tournament, status=PairStatus.CONFIRMED, withdrawn_at__isnull=True
+        ).values_list("name", "open_pair_id", "closed_pair_id")
+    )
+    pending = Team.objects.filter(tournament=tournament, status=PairStatus.PENDING).count()
+    return TeamStartSummary(
+        teams=len(registered),
+        matches=len(registered) // 2,
+        bye=len(registered) % 2 == 1,
+        pending=pending,
+        without_line_up=tuple(
+            sorted(
+                name
+                for name, open_pair, closed_pair in registered
+                if not (open_pair and closed_pair)
+            )
+        ),
     )

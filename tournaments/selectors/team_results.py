@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 
 import teams
 
@@ -180,3 +180,26 @@ def match_card(*, match: Match) -> MatchCard:
         home_imps=match.home_imps_won,
         away_imps=match.away_imps_won,
     )
+
+
+@dataclass(frozen=True)
+class Room:
+    """Which room of which match a table is (the table page's heading)."""
+
+    closed: bool
+    match_number: int
+    home: str
+    away: str
+
+
+def room_of(*, table) -> Room | None:
+    """The room `table` is of a team match, or None (a pairs event's table). One query."""
+    found = (
+        Match.objects.filter(Q(open_table=table) | Q(closed_table=table))
+        .values_list("number", "home__name", "away__name", "closed_table_id")
+        .first()
+    )
+    if found is None:
+        return None
+    number, home, away, closed_table_id = found
+    return Room(closed=closed_table_id == table.pk, match_number=number, home=home, away=away or "")

@@ -51,7 +51,7 @@ from ..models import (
     TournamentStatus,
     UnplayedPolicy,
 )
-from . import formats, history, rescoring
+from . import formats, history, ladder, rescoring
 from .announcements import round_changing, round_closing
 from .permissions import RUN_CLOCK, require
 from .table_director import closing_bell
@@ -107,6 +107,11 @@ def advance(*, now: datetime | None = None, driver: str = "") -> AdvanceReport:
             # transaction rolled back, so the next tick tries the same step again.
             logger.exception("clock: tournament %s could not advance", tournament_id)
             errors.append(f"tournament {tournament_id}: {error!r}")
+    try:  # the ladders' accept and play deadlines (RULES 11), each ladder its own transaction
+        report.events += ladder.run_deadlines(now=now)
+    except Exception as error:
+        logger.exception("clock: the ladders' deadlines could not run")
+        errors.append(f"ladders: {error!r}")
     _heartbeat(now=now, driver=driver, error="\n".join(errors))
     return report
 

@@ -223,6 +223,7 @@ def check_tournament_settings(
     contestants: str = Contestants.PAIRS,
     team_scoring: str = TeamScoring.VP,
     bye_vp: float | str | Decimal = 12,
+    stanzas: int = 1,
     now: datetime | None = None,
 ) -> dict[str, Any]:
     """Every setting of a new tournament checked; the model's fields as they would be
@@ -292,6 +293,8 @@ def check_tournament_settings(
         boards_travel=boards_travel,
         movement=movement,
         boards_per_round=boards_per_round,
+        stanzas=stanzas,
+        rounds=rounds,
     )
     if contestants == Contestants.TEAMS:
         # The movement rules are the pairs' own; a team event is seated by its schedule.
@@ -346,9 +349,12 @@ def checked_team_settings(
     boards_travel: object,
     movement: object,
     boards_per_round: int,
+    stanzas: object = 1,
+    rounds: int = 1,
 ) -> dict[str, Any]:
     """Who the contestants are and, for teams, how their matches count (RULES 11), as the
-    model stores them; refused with a `SetupError`. Writes nothing."""
+    model stores them; refused with a `SetupError`. Writes nothing. `stanzas`: the rounds
+    a team match lasts (a whole number of matches in `rounds`)."""
     if contestants not in Contestants.values:
         raise SetupError(_("The contestants are pairs or teams."))
     if team_scoring not in TeamScoring.values:
@@ -364,7 +370,14 @@ def checked_team_settings(
             raise SetupError(
                 _("A round robin is for teams: pairs are seated Swiss or by a movement.")
             )
-        return {"contestants": contestants, "team_scoring": TeamScoring.VP, "bye_vp": vp}
+        if stanzas != 1:
+            raise SetupError(_("Stanzas are a team match's: a pairs event has none."))
+        return {
+            "contestants": contestants,
+            "team_scoring": TeamScoring.VP,
+            "bye_vp": vp,
+            "stanzas": 1,
+        }
     if seating not in (Seating.SWISS, Seating.ROUND_ROBIN):
         raise SetupError(_("A team event is seated Swiss or as a round robin."))
     if winners not in (None, 1) or boards_travel or movement is not None:
@@ -372,11 +385,23 @@ def checked_team_settings(
             _("A team event has one winner and plays each match's boards in both rooms: "
               "no movement, no travelling board sets.")
         )  # fmt: skip
-    if team_scoring == TeamScoring.VP and boards_per_round > teams.MAX_BOARDS:
+    if isinstance(stanzas, bool) or not isinstance(stanzas, int) or not 1 <= stanzas <= 8:
+        raise SetupError(_("A team match has 1 to 8 stanzas."))
+    if rounds % stanzas:
+        raise SetupError(
+            _("%(rounds)s rounds are not a whole number of %(stanzas)s-stanza matches.")
+            % {"rounds": rounds, "stanzas": stanzas}
+        )
+    if team_scoring == TeamScoring.VP and boards_per_round * stanzas > teams.MAX_BOARDS:
         raise SetupError(
             _("The VP scale is for matches of at most %(n)s boards.") % {"n": teams.MAX_BOARDS}
         )
-    return {"contestants": contestants, "team_scoring": team_scoring, "bye_vp": vp}
+    return {
+        "contestants": contestants,
+        "team_scoring": team_scoring,
+        "bye_vp": vp,
+        "stanzas": stanzas,
+    }
 
 
 def checked_kibitz_live(value: object, play: str) -> bool:
@@ -428,6 +453,7 @@ class TournamentSettings(TypedDict, total=False):
     contestants: str
     team_scoring: str
     bye_vp: float | str | Decimal
+    stanzas: int
 
 
 def create_tournament(

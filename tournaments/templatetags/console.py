@@ -206,8 +206,10 @@ def progress_rows(
             )
         rows.append(
             format_html(
-                '<tr{} data-table="{}"><th class="num">{}</th><td>{}</td><td>{}</td>{}{}</tr>',
+                '<tr{} id="table-{}" data-table="{}"><th class="num">{}</th><td>{}</td><td>{}</td>'
+                "{}{}</tr>",
                 mark_safe(' class="finished"') if row.finished else "",
+                row.number,
                 row.number,
                 number,
                 row.ns,

@@ -28,7 +28,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 import movements
 
-from .. import round_rules
+from .. import round_rules, visibility
 from ..console_forms import (
     DirectorResultForm,
     ExtendForm,
@@ -40,10 +40,12 @@ from ..console_forms import (
 from ..errors import ClockError, ServiceError
 from ..models import (
     Board,
+    Contestants,
     ResultState,
     RoundStatus,
     Seating,
     Table,
+    Team,
     Tournament,
     TournamentStatus,
 )
@@ -51,9 +53,9 @@ from ..round_rules import table_bell
 from ..selectors import console as console_selectors
 from ..selectors import movements as movement_selectors
 from ..selectors.seating import TABLE_PAIRS
-from ..services import clock, results, settings_change, setup, table_director
+from ..services import clock, results, settings_change, setup, table_director, teams
 from ..services.formats.movement_pairs import movement_problem
-from ..services.permissions import ADD_TOURNAMENT, DIRECT_RESULTS, RUN_CLOCK
+from ..services.permissions import ADD_TOURNAMENT, DIRECT_RESULTS, MANAGE_PLAYERS, RUN_CLOCK
 from ..templatetags.bridge import seat_name
 from ..timezones import zone_label
 
@@ -79,6 +81,7 @@ def _powers(user) -> dict[str, bool]:
         "run_clock": user.has_perm(RUN_CLOCK),
         "direct_results": user.has_perm(DIRECT_RESULTS),
         "add_tournament": user.has_perm(ADD_TOURNAMENT),
+        "manage_players": user.has_perm(MANAGE_PLAYERS),
     }
 
 
@@ -96,7 +99,7 @@ def index(request: HttpRequest) -> HttpResponse:
 # The new-tournament form in the order an organiser decides: what and how it is played,
 # when, and how it is scored.
 NEW_TOURNAMENT_GROUPS = (
-    (gettext_lazy("The event"), ("name", "description", "play", "kibitz_live")),
+    (gettext_lazy("The event"), ("name", "description", "contestants", "play", "kibitz_live")),
     (
         gettext_lazy("Schedule"),
         (
@@ -112,6 +115,8 @@ NEW_TOURNAMENT_GROUPS = (
         gettext_lazy("Seating and scoring"),
         (
             "seating",
+            "team_scoring",
+            "bye_vp",
             "winners",
             "boards_travel",
             "arrow_switch",
@@ -125,6 +130,15 @@ NEW_TOURNAMENT_GROUPS = (
         ),
     ),
 )
+
+
+# The fields that mean something for one kind of contestants only: the form hides the
+# others' (the service still checks every value it is given).
+PAIRS_ONLY_FIELDS = frozenset(
+    ("winners", "boards_travel", "arrow_switch", "movement_file", "scoring", "neuberg",
+     "datum_rounding", "completion_threshold")
+)  # fmt: skip
+TEAMS_ONLY_FIELDS = frozenset(("team_scoring", "bye_vp"))
 
 
 @require_http_methods(["GET", "POST"])
@@ -148,6 +162,9 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
             "error": error,
             "zone": zone_label(timezone.now()),
             "groups": NEW_TOURNAMENT_GROUPS,
+            "pairs_only": PAIRS_ONLY_FIELDS,
+            "teams_only": TEAMS_ONLY_FIELDS,
+            "contestants": form["contestants"].value() or Contestants.PAIRS,
         },
         status=400 if request.method == "POST" else 200,
     )
@@ -182,6 +199,8 @@ def _console_context(request: HttpRequest, tournament: Tournament, version: str 
         },
         "poll_seconds": CONSOLE_POLL_SECONDS,
         "progress_version": version,
+        # A team event: the round's matches, each with its two rooms' tables.
+        "matches": console_selectors.match_progress(round=round) if tournament.is_teams else [],
     }
 
 
@@ -192,14 +211,22 @@ def console(request: HttpRequest, tournament_id: int) -> HttpResponse:
     context = _console_context(request, tournament)
     context["dispute_count"] = console_selectors.dispute_count(tournament=tournament)
     query = request.GET.get("q", "")
+    page = request.GET.get("page", 1)
     context.update(
         disputes=list(console_selectors.disputed_results(tournament=tournament)),
-        pairs=console_selectors.pairs_page(
-            tournament=tournament, query=query, page=request.GET.get("page", 1)
-        ),
         query=query,
         forms={},
     )
+    if tournament.is_teams:
+        context["teams"] = console_selectors.teams_page(
+            tournament=tournament, query=query, page=page
+        )
+        # An organiser sees every team's standing line-up (no team's member is asked).
+        context["sees_line_ups"] = visibility.may_see_line_up(request.user, None, member_ids=())
+    else:
+        context["pairs"] = console_selectors.pairs_page(
+            tournament=tournament, query=query, page=page
+        )
     sights = console_selectors.dispute_sights(disputes=context["disputes"], user=request.user)
     context["rulings"] = [_ruling(sight) for sight in sights]
     context["movement"] = _movement_panel(tournament)
@@ -247,6 +274,11 @@ class MovementPanel:
 
 def _movement_panel(tournament: Tournament) -> MovementPanel:
     started = round_rules.started(tournament)
+    if tournament.is_teams:
+        # Teams are seated by their schedule (Swiss teams or a round robin), no movement.
+        return MovementPanel(
+            seating=Seating(tournament.seating).label, movement=None, problem=None, started=started
+        )
     swiss = tournament.seating == Seating.SWISS
     return MovementPanel(
         seating=Seating(tournament.seating).label,
@@ -263,6 +295,14 @@ def seating(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The seating and the movement, changeable until round 1 starts
     (`settings_change.change_movement`, which checks the power and the movement)."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
+    if tournament.is_teams:
+        # A team event is seated by its schedule, chosen when it was created (RULES 11).
+        return render(
+            request,
+            "console/seating.html",
+            {"tournament": tournament, "powers": _powers(request.user)},
+            status=400 if request.method == "POST" else 200,
+        )
     initial = {
         "seating": tournament.seating,
         "winners": tournament.winners,
@@ -417,7 +457,9 @@ def action(request: HttpRequest, tournament_id: int, name: str) -> HttpResponse:
         "last_closed": tournament.round_set.filter(status=RoundStatus.CLOSED).current(),
         "powers": _powers(request.user),
     }
-    if name == "start":
+    if name == "start" and tournament.is_teams:
+        context["team_start"] = console_selectors.team_start_summary(tournament=tournament)
+    elif name == "start":
         context["start"] = console_selectors.start_summary(tournament=tournament)
         # A movement seats round 1 at its own tables, not the Swiss pairs / 2 (RULES 10).
         if tournament.seating != Seating.SWISS:
@@ -589,4 +631,44 @@ def robot(request: HttpRequest, tournament_id: int, table_id: int) -> HttpRespon
             "powers": _powers(request.user),
         },
         status=400 if request.method == "POST" else 200,
+    )
+
+
+# A team event's team withdrawn by the director (RULES 11).
+
+
+@require_http_methods(["GET", "POST"])
+@_staff
+def withdraw_team(request: HttpRequest, tournament_id: int, team_id: int) -> HttpResponse:
+    """GET: what withdrawing the team does, with Confirm and Cancel. POST:
+    `teams.withdraw_team` (which checks the power), back to the console."""
+    team = get_object_or_404(
+        Team.objects.select_related("tournament"), pk=team_id, tournament_id=tournament_id
+    )
+    error = ""
+    if request.method == "POST":
+        try:
+            teams.withdraw_team(team=team, by=request.user)
+        except ServiceError as refusal:
+            error = str(refusal)
+        else:
+            messages.success(
+                request,
+                _("Team %(name)s has withdrawn. It will not play in later rounds.")
+                % {"name": team.name},
+            )
+            return redirect("console", tournament_id)
+    tournament = team.tournament
+    round = tournament.round_set.current()
+    return render(
+        request,
+        "console/withdraw_team.html",
+        {
+            "tournament": tournament,
+            "team": team,
+            "in_play": round is not None and round.status != RoundStatus.CLOSED,
+            "error": error,
+            "powers": _powers(request.user),
+        },
+        status=400 if error else 200,
     )

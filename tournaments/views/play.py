@@ -24,7 +24,7 @@ from django.utils.translation import pgettext
 from .. import round_rules
 from ..errors import NotAllowed, NotFound
 from ..models import PlayMode, Round, RoundStatus, Table, Tournament, TournamentStatus
-from ..selectors import table_seats, table_server
+from ..selectors import table_seats, table_server, team_results
 from ..services import table_play
 from ..templatetags.players import player_name
 
@@ -260,5 +260,7 @@ def play_table(request, tournament_id: int, round_number: int, table_number: int
             "seat": seat,
             "config": config,
             "now": timezone.now(),
+            # A team match's table: which room of which match it is (RULES 11).
+            "room": team_results.room_of(table=table) if tournament.is_teams else None,
         },
     )

@@ -61,6 +61,16 @@ def test_openapi_schema_lists_every_operation():
         ("POST", base + "/teams/{team_id}/cancel"),
         ("PUT", base + "/teams/{team_id}/line-up"),
         ("POST", base + "/teams/{team_id}/withdraw"),
+        # The team ladder (RULES 11).
+        ("GET", "/api/v1/ladders/{ladder_id}"),
+        ("POST", "/api/v1/ladders/{ladder_id}/challenges"),
+        ("POST", "/api/v1/ladders/{ladder_id}/challenges/{challenge_id}/accept"),
+        ("POST", "/api/v1/ladders/{ladder_id}/challenges/{challenge_id}/decline"),
+        ("POST", "/api/v1/ladders/{ladder_id}/challenges/{challenge_id}/result"),
+        # A team event's matches, a match's score card and the team standings.
+        ("GET", base + "/matches"),
+        ("GET", base + "/matches/{match_id}"),
+        ("GET", base + "/team-standings"),
     }
     put = schema["paths"][base + "/rounds/{number}/tables/{table}/boards/{board}"]["put"]
     assert put["security"] == [{"TokenAuth": []}]
@@ -145,8 +155,9 @@ def test_swagger_ui_renders_without_the_internet(live_server):
         page.goto(f"{live_server.url}/api/v1/docs")
         page.wait_for_selector(".swagger-ui .opblock", timeout=10_000)
         # 14, + the online play's 3 (view, actions, swap) + PATCH scoring-settings and
-        # schedule (issue 14.2) + GET and PUT movement (issue 25)
-        assert page.locator(".swagger-ui .opblock").count() == 22
+        # schedule (issue 14.2) + GET and PUT movement (issue 25) + a team event's 8
+        # registration operations and 3 reads (issue 26) + the ladder's 5 (issue 26)
+        assert page.locator(".swagger-ui .opblock").count() == 38
         assert "Swiss pairs director API" in page.locator(".swagger-ui .title").inner_text()
         shot(page, "api-docs")
     assert outside == []

@@ -65,6 +65,11 @@ GROUP_PERMISSIONS = {
     ("tournaments", "change_ranktitle"),
     ("tournaments", "view_ranktitle"),
     ("tournaments", "view_clockheartbeat"),
+    # team events, read only in admin (migration 0025)
+    ("tournaments", "view_team"),
+    ("tournaments", "view_teammember"),
+    ("tournaments", "view_match"),
+    ("tournaments", "view_teamstanding"),
     ("auth", "view_user"),
 }
 
@@ -104,22 +109,41 @@ def staff_without(make_user):
     return make
 
 
-@pytest.fixture
-def events(organiser, make_tournament, register_pairs):
+def _build_events() -> dict[str, int]:
     """scheduled, running (round 1 open), paused (round 1 open) and finished (one round,
-    cut off: not played) events of four pairs each, on the real clock."""
+    cut off: not played) events of four pairs each, on the real clock: the ids of what
+    the tests use. Built as conftest's organiser, make_tournament and register_pairs
+    build (those are per test)."""
+    from django.contrib.auth.hashers import make_password
+
+    from tournaments.services.bulk_registration import register_pairs_in_bulk
+
+    organiser = User.objects.create_user(
+        "organiser", password="pw-organiser", is_staff=True, is_superuser=True
+    )
     now = timezone.now()
+    numbers = iter(range(1, 1000))
 
     def make(**fields):
-        t = make_tournament(
+        t = Tournament.objects.create(
+            name=f"Swiss {len(made) + 1}",
             start_at=now + timedelta(hours=1),
             registration_opens_at=now - timedelta(days=1),
             round_length=timedelta(minutes=30),
-            **fields,
+            gap_length=timedelta(0),
+            scoring_method="IMP",
+            **{"rounds": 3, "boards_per_round": 2, **fields},
         )
-        register_pairs(t, 4, now=now)
+        names = [f"events-player{next(numbers)}" for _ in range(8)]
+        users = User.objects.bulk_create(
+            User(username=name, password=make_password("pw-" + name)) for name in names
+        )
+        PlayerProfile.objects.bulk_create(PlayerProfile(user=user) for user in users)
+        register_pairs_in_bulk(tournament=t, players=users, at=now)
+        made.append(t)
         return t
 
+    made: list[Tournament] = []
     scheduled, running, paused = make(), make(rounds=2), make(rounds=2)
     finished = make(rounds=1, boards_per_round=1)
     for t in (running, paused, finished):
@@ -135,16 +159,59 @@ def events(organiser, make_tournament, register_pairs):
     User.objects.create_user("free-east"), User.objects.create_user("free-west")
     result = BoardResult.objects.filter(board__tournament=finished).order_by("id").first()
     return {
-        "scheduled": scheduled,
-        "running": running,
-        "paused": paused,
-        "finished": finished,
-        "finished_round": Round.objects.get(tournament=finished),
-        "finished_result": result,
+        "scheduled": scheduled.pk,
+        "running": running.pk,
+        "paused": paused.pk,
+        "finished": finished.pk,
+        "finished_round": Round.objects.get(tournament=finished).pk,
+        "finished_result": result.pk,
+        "running_table": Table.objects.get(round__tournament=running, number=1).pk,
+        "scheduled_pair": Pair.objects.filter(tournament=scheduled).order_by("id").first().pk,
+    }
+
+
+@pytest.fixture(scope="module")
+def _events_for_the_module(django_db_setup, django_db_blocker):
+    """The events, built once for the module: Django's setUpTestData. They are written
+    in a transaction of the module's own that each test's transaction nests in (a
+    savepoint, rolled back after the test, whatever it changed), and rolled back after
+    the module. Built for each test they were two thirds of the file's time."""
+    from django.db import transaction
+
+    with django_db_blocker.unblock():
+        module = transaction.atomic()
+        module.__enter__()
+        # What TestCase marks its class-wide transaction with: the clock's durable
+        # transactions may run inside it (as inside each test's).
+        connection.atomic_blocks[-1]._from_testcase = True
+        try:
+            ids = _build_events()
+        except BaseException:
+            transaction.set_rollback(True)
+            module.__exit__(None, None, None)
+            raise
+    yield ids
+    with django_db_blocker.unblock():
+        transaction.set_rollback(True)
+        module.__exit__(None, None, None)
+
+
+@pytest.fixture
+def events(_events_for_the_module, db):
+    """The module's events, read afresh for each test (a test's changes to the objects
+    go with its transaction)."""
+    ids = _events_for_the_module
+    return {
+        **{
+            name: Tournament.objects.get(pk=ids[name])
+            for name in ("scheduled", "running", "paused", "finished")
+        },
+        "finished_round": Round.objects.get(pk=ids["finished_round"]),
+        "finished_result": BoardResult.objects.get(pk=ids["finished_result"]),
         "running_table": Table.objects.select_related("ns_pair", "ew_pair").get(
-            round__tournament=running, number=1
+            pk=ids["running_table"]
         ),
-        "scheduled_pair": Pair.objects.filter(tournament=scheduled).order_by("id").first(),
+        "scheduled_pair": Pair.objects.get(pk=ids["scheduled_pair"]),
     }
 
 
@@ -161,13 +228,21 @@ def test_the_group_exists_after_migrate_with_exactly_the_intended_permissions():
 
 def test_the_migration_is_idempotent_and_reversible(director):
     migration = importlib.import_module("tournaments.migrations.0007_organiser_permissions")
+    teams = importlib.import_module("tournaments.migrations.0025_directors_see_teams")
     migration.add_directors_group(django_apps, None)
+    teams.add_views(django_apps, None)
     assert group_permissions() == GROUP_PERMISSIONS
     assert Group.objects.filter(name=DIRECTORS_GROUP).count() == 1
+    teams.remove_views(django_apps, None)
+    assert not group_permissions() & {("tournaments", "view_team"), ("tournaments", "view_match")}
+    teams.add_views(django_apps, None)
+    teams.add_views(django_apps, None)
+    assert group_permissions() == GROUP_PERMISSIONS
     migration.remove_directors_group(django_apps, None)
     assert not Group.objects.filter(name=DIRECTORS_GROUP).exists()
     assert User.objects.filter(pk=director.pk).exists()  # the accounts stay
     migration.add_directors_group(django_apps, None)
+    teams.add_views(django_apps, None)
     assert group_permissions() == GROUP_PERMISSIONS
 
 

@@ -89,3 +89,11 @@ def test_the_pages_speak_chinese(event):
     assert "胜利分" in results or "VP" in results
     assert "开室" in card and "闭室" in card
     assert "轮空" in results
+
+
+def test_a_round_robin_has_no_movement_tab(organiser, t0):
+    event = create_team_event(
+        organiser=organiser, t0=t0, teams=4, rounds=3, boards_per_round=1, seating="round_robin"
+    )
+    html = Client().get(reverse("results", args=[event.pk])).content.decode()
+    assert reverse("movement", args=[event.pk]) not in html

@@ -7,6 +7,7 @@ each match turned into VPs by the test's own oracle, each team's VPs summed agai
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from datetime import timedelta
 from itertools import combinations
@@ -19,6 +20,12 @@ from tests.support.team_events import add_team
 from tests.tournaments.teams.test_team_matches import imps_of, vp_of
 from tournaments.models import Board, Match, Round, Team, TeamStanding
 from tournaments.services import clock, setup
+
+# The suite's size; `make bench` runs the full size (TEAM_ROBOTS_FULL=1): Swiss
+# teams of 12 teams × 5 rounds × 8 boards (480 boards played at 12 tables).
+FULL = os.environ.get("TEAM_ROBOTS_FULL") == "1"
+SWISS = (12, 5, 8) if FULL else (6, 3, 2)
+ROUND_ROBIN = (6, 8) if FULL else (6, 1)
 
 
 def _open_team_event(organiser, *, teams: int, rounds: int, boards: int, seating: str):
@@ -71,9 +78,9 @@ def _check_against_the_actions(event, *, rounds: int, boards: int) -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_robots_play_swiss_teams_whose_vps_match_the_stored_actions(organiser, director, tmp_path):
-    teams, rounds, boards = 6, 3, 2
+    teams, rounds, boards = SWISS
     event = _open_team_event(organiser, teams=teams, rounds=rounds, boards=boards, seating="swiss")
-    play_to_the_end(event, director=director, tmp_path=tmp_path)
+    play_to_the_end(event, director=director, tmp_path=tmp_path, timeout=3600 if FULL else 1200)
     _check_against_the_actions(event, rounds=rounds, boards=boards)
     met = [
         frozenset(m)
@@ -88,11 +95,11 @@ def test_robots_play_swiss_teams_whose_vps_match_the_stored_actions(organiser, d
 def test_robots_play_a_round_robin_whose_vps_match_the_stored_actions(
     organiser, director, tmp_path
 ):
-    teams, boards = 4, 2
+    teams, boards = ROUND_ROBIN
     event = _open_team_event(
         organiser, teams=teams, rounds=teams - 1, boards=boards, seating="round_robin"
     )
-    play_to_the_end(event, director=director, tmp_path=tmp_path)
+    play_to_the_end(event, director=director, tmp_path=tmp_path, timeout=3600 if FULL else 1200)
     _check_against_the_actions(event, rounds=teams - 1, boards=boards)
     met = sorted(
         tuple(sorted(m))

@@ -11,6 +11,7 @@ from itertools import combinations
 
 import pytest
 import time_machine
+from django.db.models import Q
 
 from tests.support.team_events import MINUTE, ROUND, create_team_event, opponents, play_round
 from tests.teams.test_vp import oracle_table
@@ -212,6 +213,10 @@ def test_a_team_without_a_line_up_stops_the_clock_with_a_message(organiser, t0):
         ({"seating": "mitchell"}, "Swiss or as a round robin"),
         ({"boards_travel": True}, "no travelling"),
         ({"contestants": "pairs", "seating": "round_robin"}, "for teams"),
+        ({"stanzas": 2}, "whole number of 2-stanza"),
+        ({"stanzas": 0}, "1 to 8 stanzas"),
+        ({"stanzas": True}, "1 to 8 stanzas"),
+        ({"contestants": "pairs", "stanzas": 3}, "pairs event has none"),
     ],
 )
 def test_team_settings_refused_change_nothing(organiser, t0, settings, message):
@@ -227,3 +232,107 @@ def test_team_settings_refused_change_nothing(organiser, t0, settings, message):
     with pytest.raises(setup.SetupError, match=message):
         setup.create_tournament(by=organiser, now=t0, **fields)
     assert not Team.objects.exists()
+
+
+def test_a_ruling_after_the_close_rescores_the_match_and_the_standings(organiser, director, t0):
+    """Law 86A in team IMPs: the director gives the closed room A+ to NS (the away team)
+    and A− to EW (the home team) on board 1 after round 1 closed; the match is re-scored,
+    the later round's standings follow, the earlier seating stays."""
+    from tournaments.services import results
+
+    event = create_team_event(organiser=organiser, t0=t0, teams=2, rounds=2, boards_per_round=2)
+    advance(now=t0)
+    play_round(event, 1, now=t0 + MINUTE)
+    advance(now=t0 + ROUND)
+    play_round(event, 2, now=t0 + ROUND + MINUTE)
+    advance(now=t0 + 2 * ROUND)
+    match = Match.objects.select_related("closed_table", "open_table").get(round__number=1)
+    results.director_set_result(
+        table=match.closed_table,
+        board_number=1,
+        by=director,
+        ns_adjustment="A+",
+        ew_adjustment="A-",
+        reason="Misinformation",
+        now=t0 + 3 * ROUND,
+    )
+    match.refresh_from_db()
+    second = BoardResult.objects.get(table=match.open_table, board__number=2).ns_score
+    closed_second = BoardResult.objects.get(table=match.closed_table, board__number=2).ns_score
+    net = imps_of(second - closed_second) - 3  # board 1: home −3, away +3
+    won, lost = max(imps_of(second - closed_second), 0), max(-imps_of(second - closed_second), 0)
+    assert (match.home_imps_won, match.home_imps_lost) == (won, lost + 3)
+    assert (match.away_imps_won, match.away_imps_lost) == (lost + 3, won)
+    assert (match.home_vp, match.away_vp) == vp_of(net, 2)
+    later = Match.objects.get(round__number=2)
+    final = {s.team_id: s.vp for s in TeamStanding.objects.filter(round__number=2)}
+    assert final[match.home_id] == match.home_vp + (
+        later.home_vp if later.home_id == match.home_id else later.away_vp
+    )
+
+
+def test_a_match_of_two_stanzas_carries_its_imps_and_converts_once(organiser, t0):
+    """Two stanzas per match (RULES 11): the same opponents twice running, the line-up
+    set again before the second stanza, the IMPs carried over, the VPs from the whole
+    match on the scale for all its boards, at its last bell only."""
+    event = create_team_event(
+        organiser=organiser, t0=t0, teams=4, rounds=4, boards_per_round=2, stanzas=2
+    )
+    advance(now=t0)
+    first = Team.objects.get(tournament=event, registration_no=1)
+    # Before the first stanza's bell the captain swaps the rooms for the second.
+    Team.objects.filter(pk=first.pk).update(
+        open_pair=first.closed_pair_id, closed_pair=first.open_pair_id
+    )
+    now = t0
+    for number in range(1, 5):
+        play_round(event, number, now=now + MINUTE)
+        now += ROUND
+        advance(now=now)
+        rows = list(
+            Match.objects.filter(round__tournament=event, round__number=number).select_related(
+                "open_table", "closed_table"
+            )
+        )
+        assert {m.stanza for m in rows} == {2 - number % 2}
+        if number % 2:
+            # A first stanza: IMPs, no VPs yet; the standings stay as the last whole match
+            # left them.
+            assert all(m.home_vp is None and m.carry_over == 0 for m in rows)
+            after = dict(
+                TeamStanding.objects.filter(
+                    round__tournament=event, round__number=number
+                ).values_list("team_id", "vp")
+            )
+            before = dict(
+                TeamStanding.objects.filter(
+                    round__tournament=event, round__number=number - 1
+                ).values_list("team_id", "vp")
+            )
+            assert after == (before or dict.fromkeys(after, 0))
+            continue
+        earlier = {
+            (m.home_id, m.away_id): m
+            for m in Match.objects.filter(round__tournament=event, round__number=number - 1)
+        }
+        assert set(earlier) == {(m.home_id, m.away_id) for m in rows}  # same opponents
+        for match in rows:
+            one = earlier[match.home_id, match.away_id]
+            won, lost, _h, _a = expected_match(one)
+            won2, lost2, _h2, _a2 = expected_match(match)
+            assert match.carry_over == won - lost
+            assert (match.home_imps_won, match.home_imps_lost) == (won2, lost2)
+            assert (match.home_vp, match.away_vp) == vp_of(won - lost + won2 - lost2, 4)
+    # The swap took effect at the second stanza: team 1's closed pair sat in the open room.
+    second = Match.objects.get(
+        Q(home=first) | Q(away=first), round__tournament=event, round__number=2
+    )
+    open_pairs = {second.open_table.ns_pair_id, second.open_table.ew_pair_id}
+    assert first.closed_pair_id in open_pairs and first.open_pair_id not in open_pairs
+    met = {frozenset((m.home_id, m.away_id)) for m in Match.objects.filter(round__tournament=event)}
+    assert len(met) == 4  # two matches per team, no rematch between them
+    totals = Counter()
+    for m in Match.objects.filter(round__tournament=event, stanza=2):
+        totals[m.home_id] += m.home_vp
+        totals[m.away_id] += m.away_vp
+    assert {t.pk: t.vp for t in Team.objects.filter(tournament=event)} == dict(totals)

@@ -22,11 +22,13 @@ from django.utils.translation import gettext as _
 import pairing
 import teams
 
+from ... import sql
 from ...errors import ClockError
 from ...models import (
     Adjustment,
     Board,
     BoardResult,
+    MasterPointAward,
     Match,
     Pair,
     PairBoardScore,
@@ -41,6 +43,8 @@ from ...models import (
     TeamStanding,
     Tournament,
 )
+from ..board_scoring import refresh_master_point_totals
+from ..bulk import update_columns
 from .round_boards import RoundBoards, duplicated
 
 
@@ -71,25 +75,40 @@ class TeamMatches:
         return pairing.Seating(tables=tuple(tables), bye=None, rematches=0, cost=0.0)
 
     def _fixtures(self, tournament: Tournament, round_number: int) -> list[teams.Fixture]:
+        playing = set(self.contestants(tournament).values_list("id", flat=True))
+        if stanza_of(tournament, round_number) > 1:
+            # The match goes on against the same team; a team that withdrew meanwhile
+            # leaves its opponent the rest of the match off (a bye).
+            return [
+                teams.Fixture(table=number, home=home, away=away)
+                for number, home, away in Match.objects.filter(
+                    round__tournament=tournament,
+                    round__number=round_number - 1,
+                    away__isnull=False,
+                )
+                .order_by("number")
+                .values_list("number", "home_id", "away_id")
+                if home in playing and away in playing
+            ]
+        match_number = match_of(tournament, round_number)
         if tournament.seating == Seating.ROUND_ROBIN:
             field = _round_robin_field(tournament, round_number)
             schedule = teams.round_robin(field)
-            if round_number > len(schedule):
+            if match_number > len(schedule):
                 raise ClockError(
                     _("A round robin of %(teams)d teams has %(rounds)d rounds, not %(round)d.")
-                    % {"teams": len(field), "rounds": len(schedule), "round": round_number}
+                    % {"teams": len(field), "rounds": len(schedule), "round": match_number}
                 )
-            playing = set(self.contestants(tournament).values_list("id", flat=True))
             # A withdrawn team's opponent has the round off (a bye), as the schedule had it.
             return [
                 f
-                for f in schedule[round_number - 1].fixtures
+                for f in schedule[match_number - 1].fixtures
                 if f.home in playing and f.away in playing
             ]
         states = team_states(tournament)
         if len(states) < 2:
             return []
-        if round_number == 1:
+        if match_number == 1:
             return list(teams.first_round(states).fixtures)
         return list(teams.swiss_round(states).fixtures)
 
@@ -106,10 +125,12 @@ class TeamMatches:
             .order_by("number")
             .values_list("id", "ns_pair__team_id", "ew_pair__team_id")
         )
+        stanza = stanza_of(round.tournament, round.number)
         matches = [
             Match(
                 round=round,
                 number=k + 1,
+                stanza=stanza,
                 home_id=open_room[1],
                 away_id=open_room[2],
                 open_table_id=open_room[0],
@@ -126,11 +147,28 @@ class TeamMatches:
             .order_by("registration_no")
             .values_list("id", flat=True)
         ):
-            matches.append(Match(round=round, number=len(matches) + 1, home_id=team_id))
+            matches.append(
+                Match(round=round, number=len(matches) + 1, stanza=stanza, home_id=team_id)
+            )
         Match.objects.bulk_create(matches)
 
     def score(self, *, round: Round) -> None:
-        score_matches(round=round)
+        """The matches of `round`, and, when its match has later stanzas already closed (a
+        ruling on an earlier stanza), those too: their carry-over and the match's VPs
+        follow."""
+        tournament = round.tournament
+        last = round.number - stanza_of(tournament, round.number) + tournament.stanzas
+        for later in (
+            Round.objects.filter(
+                tournament=tournament,
+                number__gte=round.number,
+                number__lte=last,
+                status=RoundStatus.CLOSED,
+            )
+            .select_related("tournament")
+            .order_by("number")
+        ):
+            score_matches(round=later)
 
     def expected_results(self, *, tournament: Tournament, rounds: list[Round]) -> dict[int, int]:
         return {}
@@ -150,7 +188,17 @@ class TeamMatches:
         final: bool,
         at_the_bell: bool = False,
     ) -> None:
-        rank_teams(tournament=tournament, final=final)
+        rank_teams(tournament=tournament, from_round=from_round.number, final=final, now=now)
+
+
+def stanza_of(tournament: Tournament, round_number: int) -> int:
+    """Which stanza of its match round `round_number` is (1 … `Tournament.stanzas`)."""
+    return (round_number - 1) % tournament.stanzas + 1
+
+
+def match_of(tournament: Tournament, round_number: int) -> int:
+    """Which match of the event round `round_number` belongs to (1, 2, …)."""
+    return (round_number - 1) // tournament.stanzas + 1
 
 
 def _line_ups(tournament: Tournament, team_ids: set[int]) -> dict[int, tuple[int, int]]:
@@ -222,16 +270,20 @@ def team_states(tournament: Tournament) -> list[teams.TeamState]:
     ]
 
 
-def _room_result(result: BoardResult | None, *, closed_room: bool) -> object:
+# A room's result as the scoring reads it: (id, state, NS score, NS code, EW code).
+RoomRow = tuple[int, str, int | None, str, str]
+
+
+def _room_result(result: RoomRow | None, *, closed_room: bool) -> object:
     """One room's result as the match core reads it: the NS score, an adjustment given
     as (home code, away code), or None for a board not played."""
-    if result is None or result.state == ResultState.NOT_PLAYED:
+    if result is None or result[1] == ResultState.NOT_PLAYED:
         return None
-    if result.state == ResultState.ADJUSTED:
-        ns, ew = result.ns_adjustment or Adjustment.AVG, result.ew_adjustment or Adjustment.AVG
+    if result[1] == ResultState.ADJUSTED:
+        ns, ew = result[3] or Adjustment.AVG, result[4] or Adjustment.AVG
         # The home team sits NS in the open room and EW in the closed room.
         return (ew, ns) if closed_room else (ns, ew)
-    return int(result.ns_score or 0)
+    return int(result[2] or 0)
 
 
 def _board_result(open_result: object, closed_result: object) -> teams.BoardResult:
@@ -245,84 +297,143 @@ def _board_result(open_result: object, closed_result: object) -> teams.BoardResu
     return teams.Played(open_ns=open_result, closed_ns=closed_result)
 
 
+PAIR_SCORE_FIELDS = ("pair", "board", "result", "direction", "points", "completed", "artificial")
+
+
 def score_matches(*, round: Round) -> None:
     """Every match of the closed `round` scored from both rooms' stored results: the
     match's IMPs and VPs, and each of its pairs' board scores (the team's IMPs on the
-    board, from the pair's side) for the pages every format shares."""
+    board, from the pair's side) for the pages every format shares. Rows are read as
+    tuples and the board scores written in one statement (`sql.copy_rows`), as the
+    pairs' scoring does: a 1,000-team round is 8,000 results and 16,000 scores."""
     tournament = round.tournament
     boards = list(Board.objects.filter(round=round).order_by("number").values_list("id", flat=True))
     matches = list(Match.objects.filter(round=round).select_related("open_table", "closed_table"))
-    results: dict[tuple[int, int], BoardResult] = {
-        (r.table_id, r.board_id): r for r in BoardResult.objects.filter(table__round=round)
+    results: dict[tuple[int, int], RoomRow] = {
+        (table, board): (rid, state, ns, ns_adj, ew_adj)
+        for rid, table, board, state, ns, ns_adj, ew_adj in BoardResult.objects.filter(
+            table__round=round
+        ).values_list(
+            "id", "table_id", "board_id", "state", "ns_score", "ns_adjustment", "ew_adjustment"
+        )
     }
     PairBoardScore.objects.filter(board_id__in=boards).delete()
-    scores: list[PairBoardScore] = []
+    scores: list[tuple] = []
     imp_only = tournament.team_scoring == TeamScoring.IMPS
+    stanza = stanza_of(tournament, round.number)
+    # VPs once, on the whole match, at its last stanza's bell (and never in IMPs only).
+    converts = not imp_only and stanza == tournament.stanzas
+    earlier = _earlier_stanzas(round, stanza) if stanza > 1 else {}
+    policy = tournament.unplayed_policy
     for match in matches:
         if match.is_bye:
-            match.home_vp = None if imp_only else tournament.bye_vp
+            match.home_vp = tournament.bye_vp if converts else None
             match.away_vp = None
-            match.home_imps_won = match.home_imps_lost = 0
+            match.home_imps_won = match.home_imps_lost = match.carry_over = 0
             match.away_imps_won = match.away_imps_lost = match.boards_scored = 0
             continue
         open_table, closed_table = match.open_table, match.closed_table
         assert open_table is not None and closed_table is not None
-        board_results = [
-            _board_result(
-                _room_result(results.get((open_table.id, b)), closed_room=False),
-                _room_result(results.get((closed_table.id, b)), closed_room=True),
-            )
-            for b in boards
+        rooms = [
+            (results.get((open_table.id, b)), results.get((closed_table.id, b))) for b in boards
         ]
+        before = earlier.get((match.home_id, match.away_id or 0), [])
         scored = teams.score_match(
-            [board_results],
-            policy=tournament.unplayed_policy,
-            carry_over=match.carry_over,
-            imp_only=imp_only,
-            boards=len(boards),
-        )
-        match.home_imps_won, match.home_imps_lost = scored.home.won, scored.home.lost
-        match.away_imps_won, match.away_imps_lost = scored.away.won, scored.away.lost
-        match.home_vp, match.away_vp = scored.home.vp, scored.away.vp
-        match.boards_scored = sum(1 for b in scored.boards if b.scored)
-        home_pairs = (open_table.ns_pair_id, closed_table.ew_pair_id)
-        away_pairs = (open_table.ew_pair_id, closed_table.ns_pair_id)
-        for board_id, board_score, open_r, closed_r in zip(
-            boards,
-            scored.boards,
-            (results.get((open_table.id, b)) for b in boards),
-            (results.get((closed_table.id, b)) for b in boards),
-            strict=True,
-        ):
-            for pair_id, direction, points, result in (
-                (home_pairs[0], "NS", board_score.home, open_r),
-                (away_pairs[0], "EW", board_score.away, open_r),
-                (away_pairs[1], "NS", board_score.away, closed_r),
-                (home_pairs[1], "EW", board_score.home, closed_r),
-            ):
-                scores.append(
-                    PairBoardScore(
-                        pair_id=pair_id,
-                        board_id=board_id,
-                        result=result,
-                        direction=direction,
-                        points=float(points) if board_score.scored else None,
-                        completed=board_score.scored,
+            [
+                *before,
+                [
+                    _board_result(
+                        _room_result(open_r, closed_room=False),
+                        _room_result(closed_r, closed_room=True),
                     )
-                )
-    Match.objects.bulk_update(
-        matches,
-        [
-            "home_imps_won",
-            "home_imps_lost",
-            "away_imps_won",
-            "away_imps_lost",
-            "home_vp",
-            "away_vp",
-            "boards_scored",
-        ],
+                    for open_r, closed_r in rooms
+                ],
+            ],
+            policy=policy,
+            imp_only=not converts,
+        )
+        this = scored.boards[-len(boards) :] if boards else ()
+        # The home team's running score brought from the match's earlier stanzas.
+        match.carry_over = scored.running[-len(this) - 1] if before and this else 0
+        match.home_imps_won = sum(b.home for b in this if b.home > 0)
+        match.home_imps_lost = -sum(b.home for b in this if b.home < 0)
+        match.away_imps_won = sum(b.away for b in this if b.away > 0)
+        match.away_imps_lost = -sum(b.away for b in this if b.away < 0)
+        match.home_vp, match.away_vp = scored.home.vp, scored.away.vp
+        match.boards_scored = sum(1 for b in this if b.scored)
+        for board_id, board_score, (open_r, closed_r) in zip(boards, this, rooms, strict=True):
+            done = board_score.scored
+            home = float(board_score.home) if done else None
+            away = float(board_score.away) if done else None
+            open_id = open_r[0] if open_r else None
+            closed_id = closed_r[0] if closed_r else None
+            scores += [
+                (open_table.ns_pair_id, board_id, open_id, "NS", home, done, ""),
+                (open_table.ew_pair_id, board_id, open_id, "EW", away, done, ""),
+                (closed_table.ns_pair_id, board_id, closed_id, "NS", away, done, ""),
+                (closed_table.ew_pair_id, board_id, closed_id, "EW", home, done, ""),
+            ]
+    columns = (
+        "home_imps_won",
+        "home_imps_lost",
+        "away_imps_won",
+        "away_imps_lost",
+        "home_vp",
+        "away_vp",
+        "boards_scored",
+        "carry_over",
     )
-    PairBoardScore.objects.bulk_create(scores)
+    update_columns(
+        Match,
+        "id",
+        columns,
+        [[m.id for m in matches], *([getattr(m, c) for m in matches] for c in columns)],
+    )
+    scores.sort(key=lambda row: (row[0], row[1]))  # the unique (pair, board) index's order
+    sql.copy_rows(PairBoardScore, PAIR_SCORE_FIELDS, scores)
+
+
+def _earlier_stanzas(
+    round: Round, stanza: int
+) -> dict[tuple[int, int], list[list[teams.BoardResult]]]:
+    """{(home, away): the board results of each earlier stanza of their match}, for the
+    matches of `round`, its stanza `stanza` of the match (> 1)."""
+    tournament = round.tournament
+    numbers = range(round.number - stanza + 1, round.number)
+    rooms = list(
+        Match.objects.filter(
+            round__tournament=tournament, round__number__in=numbers, away__isnull=False
+        )
+        .order_by("round__number")
+        .values_list("round_id", "home_id", "away_id", "open_table_id", "closed_table_id")
+    )
+    boards: dict[int, list[int]] = defaultdict(list)
+    for round_id, board_id in (
+        Board.objects.filter(round__tournament=tournament, round__number__in=numbers)
+        .order_by("number")
+        .values_list("round_id", "id")
+    ):
+        boards[round_id].append(board_id)
+    results: dict[tuple[int, int], RoomRow] = {
+        (table, board): (rid, state, ns, ns_adj, ew_adj)
+        for rid, table, board, state, ns, ns_adj, ew_adj in BoardResult.objects.filter(
+            table_id__in=[t for row in rooms for t in row[3:]]
+        ).values_list(
+            "id", "table_id", "board_id", "state", "ns_score", "ns_adjustment", "ew_adjustment"
+        )
+    }
+    stanzas: dict[tuple[int, int], list[list[teams.BoardResult]]] = defaultdict(list)
+    for round_id, home, away, open_table, closed_table in rooms:
+        stanzas[home, away].append(
+            [
+                _board_result(
+                    _room_result(results.get((open_table, b)), closed_room=False),
+                    _room_result(results.get((closed_table, b)), closed_room=True),
+                )
+                for b in boards[round_id]
+            ]
+        )
+    return stanzas
 
 
 def _standing_points(vp: Decimal | None, net: int) -> Decimal:
@@ -331,34 +442,25 @@ def _standing_points(vp: Decimal | None, net: int) -> Decimal:
     return vp if vp is not None else Decimal(net)
 
 
-def _records(matches) -> list[teams.MatchRecord]:
-    records = []
-    for m in matches:
-        if m.away_id is None:
-            records.append(
-                teams.MatchRecord(home=m.home_id, away=None, home_vp=m.home_vp or Decimal(0))
-            )
-            continue
-        records.append(
-            teams.MatchRecord(
-                home=m.home_id,
-                away=m.away_id,
-                # IMPs only (a knock-out): the standings add the IMP margins instead.
-                home_vp=_standing_points(m.home_vp, m.home_imps_won - m.home_imps_lost),
-                away_vp=_standing_points(m.away_vp, m.away_imps_won - m.away_imps_lost),
-                home_won=m.home_imps_won,
-                home_lost=m.home_imps_lost,
-                away_won=m.away_imps_won,
-                away_lost=m.away_imps_lost,
-            )
-        )
-    return records
+def _record(home, away, home_vp, away_vp, hw, hl, aw, al) -> teams.MatchRecord:
+    if away is None:
+        return teams.MatchRecord(home=home, away=None, home_vp=home_vp or Decimal(0))
+    return teams.MatchRecord(
+        home=home,
+        away=away,
+        home_vp=_standing_points(home_vp, hw - hl),
+        away_vp=_standing_points(away_vp, aw - al),
+        home_won=hw,
+        home_lost=hl,
+        away_won=aw,
+        away_lost=al,
+    )
 
 
-def rank_teams(*, tournament: Tournament, final: bool) -> None:
+def rank_teams(*, tournament: Tournament, from_round: int, final: bool, now: datetime) -> None:
     """The teams' totals and ranks from every closed round's matches, and the standings
-    after each closed round (rewritten whole: a team event has at most a few hundred
-    teams and a few dozen rounds)."""
+    after each closed round from `from_round` on (the earlier ones are unchanged: at the
+    bell only the round just closed, after a re-score the rounds from the one changed)."""
     entries = [
         teams.TeamEntry(team_id=tid, registration_no=reg or 0)
         for tid, reg in Team.objects.filter(
@@ -368,42 +470,131 @@ def rank_teams(*, tournament: Tournament, final: bool) -> None:
     closed = list(
         Round.objects.filter(tournament=tournament, status=RoundStatus.CLOSED).order_by("number")
     )
-    by_round: dict[int, list[Match]] = defaultdict(list)
-    for match in Match.objects.filter(round__in=closed):
-        by_round[match.round_id].append(match)
-    TeamStanding.objects.filter(round__tournament=tournament).delete()
-    so_far: list[Match] = []
-    standings: list[TeamStanding] = []
+    # A match counts once it is complete (its last stanza closed): its VPs, and the IMPs
+    # won and lost over all its stanzas.
+    by_round: dict[int, list[teams.MatchRecord]] = defaultdict(list)
+    round_vp: dict[int, dict[int, Decimal]] = defaultdict(dict)
+    number_of = {r.id: r.number for r in closed}
+    imps: dict[tuple[int, int, int | None], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for round_id, stanza, home, away, home_vp, away_vp, hw, hl, aw, al in (
+        Match.objects.filter(round__in=closed)
+        .order_by("round__number")
+        .values_list(
+            "round_id",
+            "stanza",
+            "home_id",
+            "away_id",
+            "home_vp",
+            "away_vp",
+            "home_imps_won",
+            "home_imps_lost",
+            "away_imps_won",
+            "away_imps_lost",
+        )
+    ):
+        key = (match_of(tournament, number_of[round_id]), home, away)
+        total = imps[key]
+        total[0] += hw
+        total[1] += hl
+        total[2] += aw
+        total[3] += al
+        if stanza < tournament.stanzas:
+            continue
+        by_round[round_id].append(_record(home, away, home_vp, away_vp, *total))
+        round_vp[round_id][home] = home_vp if home_vp is not None else Decimal(0)
+        if away is not None:
+            round_vp[round_id][away] = away_vp if away_vp is not None else Decimal(0)
+    rewritten = [r for r in closed if r.number >= from_round]
+    TeamStanding.objects.filter(round__in=rewritten).delete()
+    so_far: list[teams.MatchRecord] = []
+    standings: list[tuple] = []
     table: list[teams.TeamStanding] = []
     for round in closed:
-        round_vp: dict[int, Decimal] = {}
-        for m in by_round[round.id]:
-            so_far.append(m)
-            round_vp[m.home_id] = m.home_vp if m.home_vp is not None else Decimal(0)
-            if m.away_id is not None:
-                round_vp[m.away_id] = m.away_vp if m.away_vp is not None else Decimal(0)
-        table = teams.rank_teams(entries, _records(so_far))
-        standings.extend(
-            TeamStanding(
-                team_id=line.team_id,
-                round=round,
-                round_vp=round_vp.get(line.team_id),
-                vp=line.vp,
-                position=line.rank,
-            )
-            for line in table
-        )
-    TeamStanding.objects.bulk_create(standings)
+        so_far += by_round[round.id]
+        if round.number < from_round and round is not closed[-1]:
+            continue  # its standings are stored and unchanged
+        table = teams.rank_teams(entries, so_far)
+        if round.number >= from_round:
+            vps = round_vp[round.id]
+            standings += [
+                (line.team_id, round.id, vps.get(line.team_id), line.vp, line.rank)
+                for line in table
+            ]
+    sql.copy_rows(TeamStanding, ("team", "round", "round_vp", "vp", "position"), standings)
     lines = {line.team_id: line for line in table}
-    updated = []
-    for team in Team.objects.filter(tournament=tournament, status=PairStatus.CONFIRMED):
-        line = lines.get(team.id)
-        team.vp = line.vp if line else Decimal(0)
-        team.imps_won = line.imps_won if line else 0
-        team.imps_lost = line.imps_lost if line else 0
-        team.rank = line.rank if (line and final) else None
-        updated.append(team)
-    Team.objects.bulk_update(updated, ["vp", "imps_won", "imps_lost", "rank"])
+    ids = [
+        t
+        for t, _reg in Team.objects.filter(
+            tournament=tournament, status=PairStatus.CONFIRMED
+        ).values_list("id", "registration_no")
+    ]
+    found = [lines.get(t) for t in ids]
+    update_columns(
+        Team,
+        "id",
+        ("vp", "imps_won", "imps_lost", "rank"),
+        [
+            ids,
+            [line.vp if line else Decimal(0) for line in found],
+            [line.imps_won if line else 0 for line in found],
+            [line.imps_lost if line else 0 for line in found],
+            [line.rank if (line and final) else None for line in found],
+        ],
+    )
+    if final:
+        award_master_points(tournament=tournament, table=table, now=now)
+
+
+def boards_played(tournament: Tournament) -> dict[int, dict[int, int]]:
+    """{team id: {player id: boards they played}}: every board with a result (not one
+    cut off unplayed) at a table of the event where the player sat for the team."""
+    played: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    rows = (
+        BoardResult.objects.filter(table__round__tournament=tournament)
+        .exclude(state=ResultState.NOT_PLAYED)
+        .values_list(
+            "table__ns_pair__team_id",
+            "table__ns_pair__player1_id",
+            "table__ns_pair__player2_id",
+            "table__ew_pair__team_id",
+            "table__ew_pair__player1_id",
+            "table__ew_pair__player2_id",
+        )
+    )
+    for ns_team, n, s, ew_team, e, w in rows:
+        for team, player in ((ns_team, n), (ns_team, s), (ew_team, e), (ew_team, w)):
+            played[team][player] += 1
+    return played
+
+
+def award_master_points(
+    *, tournament: Tournament, table: list[teams.TeamStanding], now: datetime
+) -> None:
+    """The final ranking's master points (SPEC 7, teams in place of pairs), to every player
+    of the team who played at least a third of the event's boards (SPEC 11); rewritten
+    whole, so a re-score after the end awards again."""
+    previous = set(
+        MasterPointAward.objects.filter(tournament=tournament).values_list("user_id", flat=True)
+    )
+    MasterPointAward.objects.filter(tournament=tournament).delete()
+    played = boards_played(tournament)
+    awards = [
+        MasterPointAward(
+            tournament=tournament,
+            team_id=line.team_id,
+            user_id=player,
+            rank=line.rank,
+            points=Decimal(line.master_points),
+            awarded_at=now,
+        )
+        for line in table
+        if line.master_points > 0
+        for player in sorted(
+            teams.players_with_master_points(played[line.team_id], tournament.total_boards)
+        )
+    ]
+    MasterPointAward.objects.bulk_create(awards)
+    refresh_master_point_totals(user_ids=previous | {a.user_id for a in awards})
 
 
 TEAM_MATCHES = TeamMatches()

@@ -9,6 +9,13 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from hypothesis import settings as hypothesis_settings
 
+from tournaments.double_dummy import endplay_without_its_dealer
+
+# Before any test module imports endplay (to read PBN back, to check play): its
+# subpackages without the package's __init__, which imports matplotlib (a second of CPU in
+# each worker); the __init__ still runs if a test asks the package itself for a name.
+endplay_without_its_dealer()
+
 # No property test of the suite has a time limit per example: on a machine shared with
 # other work (and with the suite's own parallel workers) one slow example is no failure.
 # The examples drawn are each test's own (`max_examples`, never lowered here).
@@ -39,6 +46,19 @@ def pytest_collection_modifyitems(config, items):
         from tests.support.schedule import longest_first
 
         longest_first(items)
+
+
+def pytest_collection_finish(session):
+    """What collection built (every module, class and function of the site, its
+    libraries and the tests) lives as long as the process: moved out of the cyclic
+    garbage collector's sight (gc.freeze), so that each full collection while the tests
+    run, and the five pytest makes at the end to report unraisable exceptions, look
+    only at what the tests made (they spent a second or two a process going over the
+    imports)."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.fixture(scope="session")
@@ -185,7 +205,7 @@ def _default_language():
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup, django_db_blocker):
+def django_db_setup(django_db_setup, django_db_blocker, request):
     """After each transactional test the database is put back as it was created, the
     data migrations' rows (rank titles, the directors' group) and post_migrate's
     (content types, permissions) included, under their own ids: tests/support/database.py's
@@ -197,15 +217,20 @@ def django_db_setup(django_db_setup, django_db_blocker):
     does not load them again before each such test."""
     from django.db import DatabaseError, connections
     from django.test import TransactionTestCase
+    from pytest_django.fixtures import _get_databases_for_setup
 
     from tests.support.database import Reset
 
+    # The databases pytest-django made: none when no test collected needs one (a file of
+    # subprocess tests run by itself), and then there is nothing to put back.
+    created, _serialized = _get_databases_for_setup(request.session.items)
     with django_db_blocker.unblock():
-        _put_back_data_migration_rows()  # a database made without the migrations
+        if "default" in created:
+            _put_back_data_migration_rows()  # a database made without the migrations
         resets = {
             alias: Reset(alias)
             for alias in connections
-            if connections[alias].vendor == "postgresql"
+            if alias in created and connections[alias].vendor == "postgresql"
         }
         for alias in resets:
             vars(connections[alias]).pop("_test_serialized_contents", None)

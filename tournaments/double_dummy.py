@@ -19,14 +19,48 @@ module; the boards are analysed after their round closes
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 import threading
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from scoring import SEATS, VULNERABILITIES
 
 # endplay is imported inside the functions that solve, not for a cycle: importing it costs
 # seconds (endplay.dealer) and loads DDS, which web processes, which never solve, skip.
+
+
+def endplay_without_its_dealer() -> None:
+    """Lets `import endplay.dds` (or .types, .parsers …) load just that subpackage.
+
+    endplay's own __init__ imports every subpackage, endplay.dealer among them, and the
+    dealer's output actions import matplotlib.pyplot: about a second of CPU in each
+    process that solves (and in each test worker: the tests read PBN back with
+    endplay.parsers), for a plotting library nothing here uses. So the package is put in
+    sys.modules unexecuted (its __path__ is the real one: every submodule imports as
+    usual), and its __init__ runs the first time anyone asks the package itself for a
+    name (`from endplay import Deal`, `endplay.dealer`…): then it is all there, as
+    before. Nothing changes if endplay is already imported."""
+    if "endplay" in sys.modules:
+        return
+    spec = importlib.util.find_spec("endplay")
+    if spec is None or spec.loader is None:
+        return  # not installed: the solving functions' imports say so
+    package = importlib.util.module_from_spec(spec)
+    loader = spec.loader
+
+    def load_the_rest(name: str) -> Any:
+        # The package's own __init__, on the first name it is asked for (PEP 562).
+        package.__dict__.pop("__getattr__", None)
+        loader.exec_module(package)
+        return getattr(package, name)
+
+    package.__dict__["__getattr__"] = load_the_rest
+    sys.modules["endplay"] = package
+
+
+endplay_without_its_dealer()
 
 # scoring.SEATS (N E S W) is endplay's Player order too; its Denom order (spades first,
 # not scoring.STRAINS' bidding order) is the row order of DDTable.to_list().

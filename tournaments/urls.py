@@ -4,7 +4,7 @@ from django.templatetags.static import static
 from django.urls import path
 
 from . import converters, views  # noqa: F401  (converters: registers `<id:…>`)
-from .views import console, ladder, matches, movement, teams
+from .views import console, console_ladder, ladder, matches, movement, teams
 
 # Row numbers in URLs are `<id:…>`: digits that fit a 64-bit integer, any other is a 404.
 
@@ -157,6 +157,13 @@ urlpatterns = [
     # The director's console (staff): one page per tournament
     path("console/", console.index, name="console_index"),
     path("console/new/", console.new_tournament, name="console_new"),
+    path("console/ladders/", console_ladder.ladders, name="console_ladders"),
+    path("console/ladders/<id:ladder_id>/", console_ladder.ladder, name="console_ladder"),
+    path(
+        "console/ladders/<id:ladder_id>/challenges/<id:challenge_id>/<slug:name>/",
+        console_ladder.challenge_action,
+        name="console_ladder_challenge",
+    ),
     path("console/<id:tournament_id>/", console.console, name="console"),
     path("console/<id:tournament_id>/progress/", console.progress, name="console_progress"),
     path("console/<id:tournament_id>/seating/", console.seating, name="console_seating"),

@@ -93,3 +93,28 @@ def test_the_ladder_page_on_a_desktop_and_a_phone(open_page, live_server, ladder
         assert third.name in page.inner_text("main")
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
         shot(page, f"ladder-team-{tag}-{size}")
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "zh-CN"])
+def test_the_consoles_ladder_page(open_page, live_server, ladder, director, locale):
+    from tournaments.models import LadderChallenge
+
+    tag = "en" if locale == "en-GB" else "zh"
+    open_one = LadderChallenge.objects.get(ladder=ladder, state="open")
+    services.accept(challenge=open_one, by=open_one.challenged.captain)
+    director.set_password("pw-director")
+    director.save()
+    url = f"{live_server.url}{reverse('console_ladder', args=[ladder.pk])}"
+    for size, viewport in (("desktop", {"width": 1280, "height": 900}), ("phone", PHONE)):
+        page = open_page(locale=locale, **viewport)
+        log_in(page, live_server.url, "director", "pw-director")
+        page.goto(url)
+        assert page.locator("form[data-result]").count() == 1
+        _whole(page)
+        shot(page, f"ladder-console-{tag}-{size}")
+    # The director records the result from the page: the challenger moves up.
+    page.fill("form[data-result] input[name=challenger_vp]", "12.5")
+    page.click("form[data-result] button")
+    page.wait_for_selector(".message.success")
+    open_one.refresh_from_db()
+    assert open_one.state == "played"

@@ -286,27 +286,7 @@ def _online_game(data: ExportData, board: ExportBoard, record) -> list[str]:
         tag("Round", board.round),
         tag("Table", record.table_number),
     ]
-    calls, notes = [], []
-    for call in state.calls:
-        calls.append(PBN_CALLS.get(call.call, call.call))
-        if call.alert:
-            notes.append(call.alert)
-            calls.append(f"={len(notes)}=")
-    lines.append(tag("Auction", state.dealer))
-    lines += _rows(calls)
-    lines += [tag("Note", f"{i}:{text}") for i, text in enumerate(notes, start=1)]
-    leader = opening_leader(state)
-    if leader is not None:
-        lines.append(tag("Play", leader))
-        order = [seat_offset(leader, i) for i in range(4)]
-        tricks = (*state.tricks, *((state.current_trick,) if state.current_trick else ()))
-        for trick in tricks:
-            if not trick.cards:
-                continue
-            cards = dict(trick.plays)
-            lines.append(" ".join(cards.get(seat, "-") for seat in order))
-        if state.accepted_claim is not None:
-            lines.append("*")
+    lines += _auction_and_play(record)
     return lines
 
 
@@ -407,6 +387,8 @@ def _room_game(data, match, room, board: ExportBoard, line: ExportLine | None, i
 
 
 def _auction_and_play(record) -> list[str]:
+    """A board played online: its Auction (alerts as Notes) and Play sections, as PBN 2.1
+    writes them; both the pairs' and the rooms' games carry them."""
     state = record.state
     calls, notes = [], []
     for call in state.calls:

@@ -100,12 +100,9 @@ def lead_text(lead: str) -> str:
     return lead  # stored around the services: written as it is, made printable
 
 
-def _traveller_line(
-    board_el, data: ExportData, line: ExportLine, top: int, numbers: dict[int, str]
-) -> None:
-    el = _add(board_el, "TRAVELLER_LINE")
-    _add(el, "NS_PAIR_NUMBER", numbers.get(line.ns, line.ns))
-    _add(el, "EW_PAIR_NUMBER", numbers.get(line.ew, line.ew))
+def _result_fields(el, line: ExportLine) -> bool:
+    """A traveller line's contract, declarer, lead, tricks and score (or the adjusted
+    score's code); False for a board cut off at the bell, which has none."""
     if line.played:
         _add(el, "CONTRACT", contract_text(line.contract))
         _add(el, "PLAYED_BY", line.declarer)
@@ -122,6 +119,17 @@ def _traveller_line(
         ew = ARTIFICIAL_PERCENT[line.ew_adjustment]
         _add(el, "SCORE", f"A{ns:02d}{ew:02d}")
     else:
+        return False
+    return True
+
+
+def _traveller_line(
+    board_el, data: ExportData, line: ExportLine, top: int, numbers: dict[int, str]
+) -> None:
+    el = _add(board_el, "TRAVELLER_LINE")
+    _add(el, "NS_PAIR_NUMBER", numbers.get(line.ns, line.ns))
+    _add(el, "EW_PAIR_NUMBER", numbers.get(line.ew, line.ew))
+    if not _result_fields(el, line):
         return  # cut off at the bell: the meeting is recorded, with no score
     if line.ns_points is None or line.ew_points is None:
         return
@@ -275,21 +283,7 @@ def _room_line(board_el, room, line: ExportLine | None, *, home_direction: str) 
     _add(el, "EW_PAIR_NUMBER", room.ew_pair)
     if line is None:
         return  # no result at this table: the room is recorded, with no score
-    if line.played:
-        _add(el, "CONTRACT", contract_text(line.contract))
-        _add(el, "PLAYED_BY", line.declarer)
-        if line.lead:
-            _add(el, "LEAD", lead_text(line.lead))
-        if line.tricks is not None:
-            _add(el, "TRICKS", line.tricks)
-        _add(el, "SCORE", line.ns_score)
-    elif line.passed_out:
-        _add(el, "CONTRACT", "PASS")
-        _add(el, "SCORE", 0)
-    elif line.adjusted:
-        ns = ARTIFICIAL_PERCENT[line.ns_adjustment]
-        ew = ARTIFICIAL_PERCENT[line.ew_adjustment]
-        _add(el, "SCORE", f"A{ns:02d}{ew:02d}")
+    _result_fields(el, line)
 
 
 def _team_match(event, data, match, event_type: str) -> None:

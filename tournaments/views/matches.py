@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404, render
 
-from ..models import Match, Round, RoundStatus, TournamentStatus
+from ..models import Match, Round, TournamentStatus
 from ..selectors.team_results import match_card, round_matches, team_standings
+from ..visibility import results_public
 
 
 def team_results(request, tournament):
@@ -22,7 +23,7 @@ def team_results(request, tournament):
             "rounds": [
                 {
                     "round": r,
-                    "closed": r.status == RoundStatus.CLOSED,
+                    "closed": results_public(r),
                     "matches": round_matches(round=r),
                 }
                 for r in rounds

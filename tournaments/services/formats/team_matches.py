@@ -225,7 +225,7 @@ def _round_robin_field(tournament: Tournament, round_number: int) -> list[int]:
     (a team that withdrew later keeps its place in the schedule), or at the start itself
     the teams registered."""
     if round_number == 1:
-        query = TeamMatches().contestants(tournament)
+        query = TEAM_MATCHES.contestants(tournament)
     else:
         query = Team.objects.filter(
             Q(home_matches__round__tournament=tournament, home_matches__round__number=1)
@@ -237,7 +237,7 @@ def _round_robin_field(tournament: Tournament, round_number: int) -> list[int]:
 def team_states(tournament: Tournament) -> list[teams.TeamState]:
     """What the Swiss engine needs of every team still in the event: VPs, opponents,
     byes, home and away counts, from the stored matches."""
-    field = list(TeamMatches().contestants(tournament).values_list("id", "registration_no", "vp"))
+    field = list(TEAM_MATCHES.contestants(tournament).values_list("id", "registration_no", "vp"))
     opponents: dict[int, set[int]] = defaultdict(set)
     byes: dict[int, int] = defaultdict(int)
     home: dict[int, int] = defaultdict(int)
@@ -272,6 +272,16 @@ def team_states(tournament: Tournament) -> list[teams.TeamState]:
 
 # A room's result as the scoring reads it: (id, state, NS score, NS code, EW code).
 RoomRow = tuple[int, str, int | None, str, str]
+
+
+def _room_rows(results: QuerySet[BoardResult]) -> dict[tuple[int, int], RoomRow]:
+    """{(table id, board id): the result as the scoring reads it}, one query, no models."""
+    return {
+        (table, board): (rid, state, ns, ns_adj, ew_adj)
+        for rid, table, board, state, ns, ns_adj, ew_adj in results.values_list(
+            "id", "table_id", "board_id", "state", "ns_score", "ns_adjustment", "ew_adjustment"
+        )
+    }
 
 
 def _room_result(result: RoomRow | None, *, closed_room: bool) -> object:
@@ -309,14 +319,7 @@ def score_matches(*, round: Round) -> None:
     tournament = round.tournament
     boards = list(Board.objects.filter(round=round).order_by("number").values_list("id", flat=True))
     matches = list(Match.objects.filter(round=round).select_related("open_table", "closed_table"))
-    results: dict[tuple[int, int], RoomRow] = {
-        (table, board): (rid, state, ns, ns_adj, ew_adj)
-        for rid, table, board, state, ns, ns_adj, ew_adj in BoardResult.objects.filter(
-            table__round=round
-        ).values_list(
-            "id", "table_id", "board_id", "state", "ns_score", "ns_adjustment", "ew_adjustment"
-        )
-    }
+    results = _room_rows(BoardResult.objects.filter(table__round=round))
     PairBoardScore.objects.filter(board_id__in=boards).delete()
     scores: list[tuple] = []
     imp_only = tournament.team_scoring == TeamScoring.IMPS
@@ -414,14 +417,9 @@ def _earlier_stanzas(
         .values_list("round_id", "id")
     ):
         boards[round_id].append(board_id)
-    results: dict[tuple[int, int], RoomRow] = {
-        (table, board): (rid, state, ns, ns_adj, ew_adj)
-        for rid, table, board, state, ns, ns_adj, ew_adj in BoardResult.objects.filter(
-            table_id__in=[t for row in rooms for t in row[3:]]
-        ).values_list(
-            "id", "table_id", "board_id", "state", "ns_score", "ns_adjustment", "ew_adjustment"
-        )
-    }
+    results = _room_rows(
+        BoardResult.objects.filter(table_id__in=[t for row in rooms for t in row[3:]])
+    )
     stanzas: dict[tuple[int, int], list[list[teams.BoardResult]]] = defaultdict(list)
     for round_id, home, away, open_table, closed_table in rooms:
         stanzas[home, away].append(

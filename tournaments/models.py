@@ -1575,3 +1575,62 @@ class TableDirection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id} {self.kind} {self.at:%Y-%m-%d %H:%M:%S}"
+
+
+class Broadcast(models.Model):
+    """A match's two rooms, or one online table, shown to spectators (RULES 12, Vugraph).
+
+    What a spectator may see, and when, is `visibility`'s rule (a board is released once
+    every table that plays it has finished it, plus `delay_minutes`; a player of the
+    event sees nothing while it runs); written by `services.broadcasts` only."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="broadcasts")
+    match = models.OneToOneField(
+        Match, null=True, blank=True, on_delete=models.CASCADE, related_name="broadcast"
+    )
+    table = models.OneToOneField(
+        Table, null=True, blank=True, on_delete=models.CASCADE, related_name="broadcast"
+    )
+    # Minutes a board waits after the last table that plays it has finished it.
+    delay_minutes = models.PositiveSmallIntegerField(_("delay (minutes)"), default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(_("broadcast since"))
+
+    class Meta:
+        ordering = ["-created_at", "id"]
+        verbose_name = _("broadcast")
+        verbose_name_plural = _("broadcasts")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(match__isnull=False, table__isnull=True)
+                | Q(match__isnull=True, table__isnull=False),
+                name="broadcast_a_match_or_a_table",
+            ),
+            models.CheckConstraint(
+                condition=Q(delay_minutes__lte=240), name="broadcast_delay_at_most_4_hours"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"broadcast {self.pk} ({self.tournament_id})"
+
+
+class BroadcastComment(models.Model):
+    """A line of commentary in a broadcast's stream, appended and never edited."""
+
+    broadcast = models.ForeignKey(Broadcast, on_delete=models.CASCADE, related_name="comments")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(_("at"))
+    text = models.CharField(_("commentary"), max_length=500)
+
+    class Meta:
+        ordering = ["broadcast", "id"]
+        verbose_name = _("broadcast commentary")
+        verbose_name_plural = _("broadcast commentary")
+
+    def __str__(self) -> str:
+        return f"{self.broadcast_id} {self.at:%H:%M:%S} {self.text[:40]}"

@@ -20,11 +20,14 @@ APP = "tournaments"
 RUN_CLOCK_CODENAME = "run_clock"
 DIRECT_RESULTS_CODENAME = "direct_results"
 MANAGE_PLAYERS_CODENAME = "manage_players"
+COMMENT_BROADCASTS_CODENAME = "comment_broadcasts"
 
 # What `user.has_perm` takes.
 RUN_CLOCK = f"{APP}.{RUN_CLOCK_CODENAME}"  # start, close, extend, pause, resume, re-score
 DIRECT_RESULTS = f"{APP}.{DIRECT_RESULTS_CODENAME}"  # director's results, adjusted scores
 MANAGE_PLAYERS = f"{APP}.{MANAGE_PLAYERS_CODENAME}"  # create players, pairs on their behalf
+# Commentary in a broadcast's stream (RULES 12): a commentator need not be a director.
+COMMENT_BROADCASTS = f"{APP}.{COMMENT_BROADCASTS_CODENAME}"
 ADD_TOURNAMENT = f"{APP}.add_tournament"  # Django's own
 CHANGE_TOURNAMENT = f"{APP}.change_tournament"  # Django's own (admin's change form)
 
@@ -41,6 +44,10 @@ ORGANISER_PERMISSIONS: list[tuple[str, str | _StrPromise]] = [
         MANAGE_PLAYERS_CODENAME,
         gettext_lazy("Can manage players and register or withdraw pairs for them"),
     ),
+    (
+        COMMENT_BROADCASTS_CODENAME,
+        gettext_lazy("Can add commentary to a broadcast"),
+    ),
 ]
 
 DIRECTORS_GROUP = "Tournament directors"
@@ -52,6 +59,7 @@ DIRECTORS_GROUP_PERMISSIONS = (
     (APP, "tournament", RUN_CLOCK_CODENAME),
     (APP, "tournament", DIRECT_RESULTS_CODENAME),
     (APP, "tournament", MANAGE_PLAYERS_CODENAME),
+    (APP, "tournament", COMMENT_BROADCASTS_CODENAME),
     (APP, "tournament", "add_tournament"),
     (APP, "tournament", "change_tournament"),
     (APP, "tournament", "view_tournament"),

@@ -32,6 +32,17 @@ The public pages are built once per live version for everyone (`live/cached`), s
 ask only `deal_public` / `results_public`: a director's extra sight is given by the
 console and the live table, never mixed into a shared page.
 
+**Broadcasts** (RULES 12, Vugraph): a broadcast shows a match's two rooms (or one
+online table) to spectators, anonymous ones too. A player of the event sees nothing of
+it while the event runs (`may_watch_broadcast`). For everyone else a board is released
+in every room of the broadcast — its hands, auction, play and result — only once every
+table that plays it has finished it, plus the broadcast's delay (`board_release_at`):
+"both rooms" of the seed, widened to every table because the other matches of a round
+play the same boards, so nothing shown can reach a table that still has the board to
+play. Before that a spectator sees how far each room has come (`PROGRESS_ONLY`), and
+the match's score counts only released boards. Once the round has closed everything is
+released at once, as everywhere.
+
 A pair's seats at a table are fixed from the moment either of its players is first sent
 a hand of the round there (`services.table_play.board_view`), so a seat swap can never show
 a player their partner's cards.
@@ -40,6 +51,7 @@ a player their partner's cards.
 from __future__ import annotations
 
 from collections.abc import Collection
+from datetime import UTC, datetime, timedelta
 
 from django.db.models import Q
 
@@ -162,3 +174,38 @@ def may_see_line_up(user, team, member_ids: Collection[int] | None = None) -> bo
     return bool(user.is_staff) and any(
         user.has_perm(p) for p in (MANAGE_PLAYERS, CHANGE_TOURNAMENT, DIRECT_RESULTS)
     )
+
+
+# What `board_release_at` answers for a board whose round has closed: released long ago.
+RELEASED_AT_THE_BELL = datetime(2000, 1, 1, tzinfo=UTC)
+
+
+def may_watch_broadcast(*, plays_in_event: bool, event_over: bool) -> bool:
+    """Whether a viewer may watch a broadcast of an event (RULES 12): anyone (anonymous
+    too), except a player of the event while it runs."""
+    return event_over or not plays_in_event
+
+
+def board_release_at(
+    *,
+    round_status: str,
+    tables: int,
+    finished: int,
+    last: datetime | None,
+    delay: timedelta,
+) -> datetime | None:
+    """When a broadcast shows a board (every room's hands, auction, play and result): at
+    once when its round has closed (`RELEASED_AT_THE_BELL`); else, once all `tables` that
+    play it have finished it (`finished` of them have a result, the `last` stored then),
+    that last finish plus the broadcast's `delay`; None while a table still has it to
+    play."""
+    if deal_public_status(round_status):
+        return RELEASED_AT_THE_BELL
+    if tables <= 0 or finished < tables or last is None:
+        return None
+    return last + delay
+
+
+def released(release_at: datetime | None, now: datetime) -> bool:
+    """Whether a board with that release time (`board_release_at`) is shown at `now`."""
+    return release_at is not None and release_at <= now

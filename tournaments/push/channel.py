@@ -27,6 +27,11 @@ def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
+def broadcast_group(broadcast_id: int) -> str:
+    """The group of every spectator's socket of one broadcast (RULES 12)."""
+    return f"broadcast-{broadcast_id}"
+
+
 def serving_loop() -> asyncio.AbstractEventLoop | None:
     """The event loop of the socket whose call this thread is running, if it is one."""
     return getattr(_serving, "loop", None)

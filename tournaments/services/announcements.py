@@ -19,6 +19,16 @@ nothing), so a hand still reaches no one before they may see it (RULES 9).
                                  the clock stops or starts again (extend, pause,
                                  resume, a late opening)
 
+    group f"broadcast-{id}"     a broadcast's spectators (RULES 12), none of it a card:
+                                {"type": "broadcast.progress", "table_id", "board",
+                                 "progress"} after each action in one of its rooms;
+                                {"type": "broadcast.release", "board", "release_at"}
+                                 when the last table that plays a board has finished
+                                 it (each socket shows it at that time);
+                                {"type": "broadcast.comment", "comment"};
+                                {"type": "broadcast.reload", "at"} when every board is
+                                 released at once (the bell) or the broadcast changed
+
 The sending is `push`'s; what is sent, and when, is decided here.
 Without a channel layer (`CHANNEL_LAYERS` unset) these are no-ops, so played-elsewhere
 events, tests and commands need no server.
@@ -27,9 +37,11 @@ events, tests and commands need no server.
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils import timezone
 
 from ..models import PlayMode, Round, RoundStatus, Table, TournamentStatus
-from ..push.channel import encoded_views, send, send_each, table_group
+from ..push.channel import broadcast_group, encoded_views, send, send_each, table_group
+from ..selectors import broadcasts as broadcast_reads
 from ..selectors.table_server import bell_news
 
 
@@ -67,10 +79,76 @@ def views_stored(
 def round_closed(*, round_id: int) -> None:
     """A round closed (called after the commit): each of its tables hears it, with all a
     socket there answers from without a read (`table_server.bell_news`): who sits where,
-    where each player sits next, and what is stored of each board."""
+    where each player sits next, and what is stored of each board. Its broadcasts show
+    every board now."""
     send_each(
         [(table_group(table_id), news) for table_id, news in bell_news(closed_round_id=round_id)]
+        + [
+            (broadcast_group(broadcast_id), _reload())
+            for broadcast_id in broadcast_reads.broadcasts_of_round(round_id=round_id)
+        ]
     )
+
+
+def board_played(
+    *,
+    tournament_id: int,
+    table_id: int,
+    board_id: int,
+    board_number: int,
+    progress: dict | None,
+    over: bool,
+) -> None:
+    """An action was stored at a table's board (called after the commit): the broadcasts
+    whose room it is hear how far it has come (`progress`, given when it moved on: the
+    auction over, a trick complete); when it finished the board there, every
+    broadcast of the board's round learns when it may show it (`visibility`). Nothing is
+    read unless the tournament broadcasts something."""
+    rooms = broadcast_reads.broadcasting(tournament_id)
+    if not rooms:
+        return
+    messages = [
+        (
+            broadcast_group(broadcast_id),
+            {
+                "type": "broadcast.progress",
+                "table_id": table_id,
+                "board": board_number,
+                "progress": progress,
+            },
+        )
+        for broadcast_id in (rooms.get(table_id, ()) if progress is not None else ())
+    ]
+    if over:
+        for broadcast_id, number, release_at in broadcast_reads.broadcasts_of_board(
+            board_id=board_id
+        ):
+            if release_at is not None:
+                messages.append(
+                    (
+                        broadcast_group(broadcast_id),
+                        {
+                            "type": "broadcast.release",
+                            "board": number,
+                            "release_at": release_at.isoformat(),
+                        },
+                    )
+                )
+    send_each(messages)
+
+
+def broadcast_comment(*, broadcast_id: int, comment: dict) -> None:
+    send([broadcast_group(broadcast_id)], {"type": "broadcast.comment", "comment": comment})
+
+
+def broadcast_changed(*, broadcast_id: int) -> None:
+    """The broadcast's delay changed or it ended: its spectators read it again."""
+    send([broadcast_group(broadcast_id)], _reload())
+
+
+def _reload() -> dict:
+    # `at`: the spectators' sockets of a process share one read made after it.
+    return {"type": "broadcast.reload", "at": timezone.now().isoformat()}
 
 
 def round_closing(*, tournament, round) -> None:

@@ -21,6 +21,7 @@ from ..permissions import (
     ADD_TOURNAMENT,
     APP,
     CHANGE_TOURNAMENT,
+    COMMENT_BROADCASTS,
     DIRECT_RESULTS,
     DIRECT_RESULTS_CODENAME,
     DIRECTORS_GROUP,
@@ -36,6 +37,7 @@ __all__ = [
     "ADD_TOURNAMENT",
     "APP",
     "CHANGE_TOURNAMENT",
+    "COMMENT_BROADCASTS",
     "DIRECTORS_GROUP",
     "DIRECTORS_GROUP_PERMISSIONS",
     "DIRECT_RESULTS",
@@ -63,6 +65,7 @@ def _refusal(permission: str) -> str:
         MANAGE_PLAYERS: _("Only a tournament director can manage players and pairs."),
         ADD_TOURNAMENT: _("Only a tournament director can create tournaments."),
         CHANGE_TOURNAMENT: _("Only a tournament director can change tournaments."),
+        COMMENT_BROADCASTS: _("Only a commentator can add commentary to a broadcast."),
     }
     return messages.get(permission) or _("You are not allowed to do this.")
 

@@ -48,7 +48,7 @@ from ..models import (
     TournamentStatus,
 )
 from ..selectors import replays, table_seats, table_server
-from ..selectors.board_views import WATCHER, board_json, table_views
+from ..selectors.board_views import KIBITZER, WATCHER, board_json, table_views
 from . import announcements, history, seats
 
 KINDS = ("call", "card", "claim", "accept", "reject")
@@ -589,6 +589,13 @@ def act(
             action_id, seq, *(fields[name] for name in replays.Row._fields[2:])
         )
         dealt = (context.deal, context.dealer, context.vulnerability)
+        tournament_id, progress = context.tournament_id, views[KIBITZER]["progress"]
+        # A broadcast's spectators hear a room's progress by phase and trick, not card.
+        moved_on = (
+            len(after.tricks) != len(state.tricks)
+            or after.is_auction_over != state.is_auction_over
+            or after.is_over
+        )
         assert board_id is not None
 
         def announce() -> None:
@@ -608,6 +615,14 @@ def act(
                 views=views,
                 board_id=board_id,
                 action=stored_row,
+            )
+            announcements.board_played(
+                tournament_id=tournament_id,
+                table_id=table_id,
+                board_id=board_id,
+                board_number=board_number,
+                progress=progress if moved_on else None,
+                over=after.is_over,
             )
 
         transaction.on_commit(announce)

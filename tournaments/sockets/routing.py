@@ -3,6 +3,7 @@
 from django.urls import path
 
 from .. import converters  # noqa: F401  (registers `<id:…>`)
+from .broadcast import BroadcastConsumer
 from .consumers import BoardConsumer
 
 # Row ids and numbers beyond 64 bits match no route (a 404 close, never an error).
@@ -27,5 +28,11 @@ websocket_urlpatterns = [
         "ws/tournaments/<id:tournament_id>/rounds/<id:number>/tables/<id:table>/boards/<id:board>/",
         BoardConsumer.as_asgi(),
         name="ws-round-table-board",
+    ),
+    # A broadcast's spectators (RULES 12): anyone but the event's players while it runs.
+    path(
+        "ws/broadcasts/<id:broadcast_id>/",
+        BroadcastConsumer.as_asgi(),
+        name="ws-broadcast",
     ),
 ]

@@ -158,6 +158,8 @@ class _Reader:
                 at = len(self.current.calls) + len(self.current.cards)
                 self.current.notes.append(Note(at, value.strip()))
         elif tag in _IN_ROOM:
+            if self.current is None and "vg" not in self.header:
+                raise _not_vugraph()
             if self.current is None:
                 raise LinError(
                     "shape",
@@ -217,14 +219,11 @@ class _Reader:
 
     def match(self) -> VugraphMatch:
         if "vg" not in self.header:
-            raise LinError(
-                "shape",
-                "LIN: no vg line: this is not a two-room vugraph file (a single-table LIN "
-                "file, or not LIN at all).",
-            )
-        fields = [f.strip() for f in self.header["vg"].split(",")]
-        if len(fields) > 9:  # a comma in the title: the last eight fields are fixed
-            fields = [",".join(fields[: len(fields) - 8]), *fields[len(fields) - 8 :]]
+            raise _not_vugraph()
+        raw = self.header["vg"].split(",")
+        if len(raw) > 9:  # a comma in the title: the last eight fields are fixed
+            raw = [",".join(raw[: len(raw) - 8]), *raw[len(raw) - 8 :]]
+        fields = [f.strip() for f in raw]
         fields += [""] * (9 - len(fields))
         title, segment, scoring, first, last, team1, carry1, team2, carry2 = fields
         numbers = sorted(self.order)
@@ -254,6 +253,14 @@ class _Reader:
             notes=tuple(self.notes),
             ignored=tuple(self.ignored),
         )
+
+
+def _not_vugraph() -> LinError:
+    return LinError(
+        "shape",
+        "LIN: no vg line: this is not a two-room vugraph file (a single-table LIN file, or "
+        "not LIN at all).",
+    )
 
 
 def _built(builder: _RoomBuilder | None) -> Room | None:

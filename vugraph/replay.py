@@ -353,7 +353,7 @@ def _claimed(state: BoardState, claim: int, board: int, room: str) -> BoardState
     if not won <= claim <= won + remaining:
         raise refuse(
             "illegal_claim",
-            f"mc|{claim}| says declarer's side takes {claim} tricks, but it has won {won} "
+            f"mc|{claim}| says declarer's side takes {claim} tricks in all, but it has won {won} "
             f"and {remaining} remain.",
             claim=claim,
         )

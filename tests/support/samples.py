@@ -11,3 +11,4 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 USEBIO_SAMPLES = REPO / os.environ.get("USEBIO_SAMPLES_DIR", "../shared/usebio")
+LIN_SAMPLES = REPO / os.environ.get("LIN_SAMPLES_DIR", "../shared/lin")

@@ -264,6 +264,15 @@ def summary(path: str) -> None:
                 "all exactly once",
                 met(e["ok"]),
             )
+        elif kind == "broadcast_ratio":
+            ratio = e["players_p99_ratio"]
+            add(
+                "broadcast (Vugraph)",
+                "players' p99 with the spectators / without",
+                f"{ratio:.2f}×",
+                "≤ 1.20×",
+                met(ratio <= 1.20),
+            )
         elif kind == "pairing":
             for key, value in e.items():
                 if key.startswith("worst_ms_"):

@@ -60,6 +60,7 @@ run movement_close $PY bench/bench_movement_close.py
 run pages $PY bench/bench_pages.py
 run load $PY bench/bench_load.py
 run play $PY bench/bench_play.py
+run broadcast $PY bench/bench_broadcast.py
 run team_close $PY bench/bench_team_close.py
 # The full-size Swiss-teams event played by robots through the real server (the
 # suite plays a smaller one): 12 teams × 5 rounds × 8 boards, checked against the actions.

@@ -23,6 +23,7 @@ The client sends nothing; whatever it sends is ignored.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
 import time
@@ -100,14 +101,35 @@ def _count(broadcast_id: int, change: int) -> int:
         return 0
 
 
+class _Shared:
+    """One snapshot of a broadcast as this process read it, with its messages encoded
+    once: every socket of the process sends the same text instead of encoding its own."""
+
+    def __init__(self, read_at: datetime, snapshot: dict) -> None:
+        self.read_at = read_at
+        self.snapshot = snapshot
+        self.text = json.dumps(snapshot, separators=(",", ":"))
+        self._released: dict[int, str] = {}
+
+    def released_text(self, line: dict) -> str:
+        number = line["number"]
+        text = self._released.get(number)
+        if text is None:
+            text = self._released[number] = json.dumps(
+                {"type": "released", "board": line, "score": self.snapshot["score"]},
+                separators=(",", ":"),
+            )
+        return text
+
+
 class _Snapshots:
     """This process's latest snapshot of each broadcast, shared by its sockets."""
 
     def __init__(self) -> None:
-        self.kept: dict[int, tuple[float, datetime, dict | None]] = {}
+        self.kept: dict[int, tuple[float, _Shared | None]] = {}
         self.locks: dict[int, asyncio.Lock] = {}
 
-    async def get(self, broadcast_id: int, *, not_before: datetime | None = None) -> dict | None:
+    async def get(self, broadcast_id: int, *, not_before: datetime | None = None) -> _Shared | None:
         """A snapshot read at `not_before` or later and at most SNAPSHOT_SECONDS old."""
         lock = self.locks.setdefault(broadcast_id, asyncio.Lock())
         async with lock:
@@ -115,13 +137,14 @@ class _Snapshots:
             if (
                 kept is not None
                 and kept[0] > time.monotonic()
-                and (not_before is None or kept[1] >= not_before)
+                and (not_before is None or (kept[1] is not None and kept[1].read_at >= not_before))
             ):
-                return kept[2]
+                return kept[1]
             read_at = timezone.now()
             found = await _read_snapshot(broadcast_id)
-            self.kept[broadcast_id] = (time.monotonic() + SNAPSHOT_SECONDS, read_at, found)
-            return found
+            shared = _Shared(read_at, found) if found is not None else None
+            self.kept[broadcast_id] = (time.monotonic() + SNAPSHOT_SECONDS, shared)
+            return shared
 
 
 SNAPSHOTS = _Snapshots()
@@ -140,6 +163,7 @@ class BroadcastConsumer(AsyncJsonWebsocketConsumer):
         super().__init__(*args, **kwargs)
         self.release_timers: dict[int, asyncio.TimerHandle] = {}
         self.spectators = -1
+        self.shown: set[int] = set()  # the boards this socket has been shown
 
     @property
     def user(self):
@@ -217,14 +241,16 @@ class BroadcastConsumer(AsyncJsonWebsocketConsumer):
         return  # spectators only watch
 
     async def send_snapshot(self, *, not_before: datetime | None = None) -> bool:
-        found = await SNAPSHOTS.get(self.broadcast_id, not_before=not_before)
-        if found is None:
+        shared = await SNAPSHOTS.get(self.broadcast_id, not_before=not_before)
+        if shared is None:
             await self.refuse(_("This broadcast has ended."), CLOSE_NOT_FOUND)
             return False
-        await self.send_json(
-            {"type": "snapshot", "broadcast": found, "spectators": self.spectators}
+        await self.send(
+            text_data=f'{{"type":"snapshot","spectators":{int(self.spectators)},'
+            f'"broadcast":{shared.text}}}'
         )
-        self.schedule_release(found.get("next_release_at"))
+        self.shown = {line["number"] for line in shared.snapshot["boards"] if line["released"]}
+        self.schedule_release(shared.snapshot.get("next_release_at"))
         return True
 
     def schedule_release(self, when: str | None, board: int = 0) -> None:
@@ -242,19 +268,19 @@ class BroadcastConsumer(AsyncJsonWebsocketConsumer):
         )
 
     async def release(self, board: int, at: datetime):
+        """Show every board released by `at` that this socket has not been shown."""
         self.release_timers.pop(board, None)
         if self.closing:
             return
-        found = await SNAPSHOTS.get(self.broadcast_id, not_before=at)
-        if found is None:
+        shared = await SNAPSHOTS.get(self.broadcast_id, not_before=at)
+        if shared is None:
             await self.refuse(_("This broadcast has ended."), CLOSE_NOT_FOUND)
             return
-        lines = [line for line in found["boards"] if line["released"]]
-        if board:
-            lines = [line for line in lines if line["number"] == board]
-        for line in lines:
-            await self.send_json({"type": "released", "board": line, "score": found["score"]})
-        self.schedule_release(found.get("next_release_at"))
+        for line in shared.snapshot["boards"]:
+            if line["released"] and line["number"] not in self.shown:
+                self.shown.add(line["number"])
+                await self.send(text_data=shared.released_text(line))
+        self.schedule_release(shared.snapshot.get("next_release_at"))
 
     async def tick(self):
         """The spectators' number when it changed, and a fresh snapshot now and then."""

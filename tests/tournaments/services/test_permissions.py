@@ -48,6 +48,7 @@ GROUP_PERMISSIONS = {
     ("tournaments", "run_clock"),
     ("tournaments", "direct_results"),
     ("tournaments", "manage_players"),
+    ("tournaments", "comment_broadcasts"),
     ("tournaments", "add_tournament"),
     ("tournaments", "change_tournament"),
     ("tournaments", "view_tournament"),
@@ -223,14 +224,21 @@ def test_the_group_exists_after_migrate_with_exactly_the_intended_permissions():
     assert ("tournaments", "0007_organiser_permissions") in applied
     assert group_permissions() == GROUP_PERMISSIONS
     custom = dict(Tournament._meta.permissions)
-    assert set(custom) == {"run_clock", "direct_results", "manage_players"}
+    assert set(custom) == {"run_clock", "direct_results", "manage_players", "comment_broadcasts"}
 
 
 def test_the_migration_is_idempotent_and_reversible(director):
     migration = importlib.import_module("tournaments.migrations.0007_organiser_permissions")
     teams = importlib.import_module("tournaments.migrations.0025_directors_see_teams")
+    commentary = importlib.import_module("tournaments.migrations.0029_broadcasts")
     migration.add_directors_group(django_apps, None)
     teams.add_views(django_apps, None)
+    commentary.add_commentary(django_apps, None)
+    assert group_permissions() == GROUP_PERMISSIONS
+    commentary.remove_commentary(django_apps, None)
+    assert ("tournaments", "comment_broadcasts") not in group_permissions()
+    commentary.add_commentary(django_apps, None)
+    commentary.add_commentary(django_apps, None)
     assert group_permissions() == GROUP_PERMISSIONS
     assert Group.objects.filter(name=DIRECTORS_GROUP).count() == 1
     teams.remove_views(django_apps, None)
@@ -243,6 +251,7 @@ def test_the_migration_is_idempotent_and_reversible(director):
     assert User.objects.filter(pk=director.pk).exists()  # the accounts stay
     migration.add_directors_group(django_apps, None)
     teams.add_views(django_apps, None)
+    commentary.add_commentary(django_apps, None)
     assert group_permissions() == GROUP_PERMISSIONS
 
 

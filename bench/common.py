@@ -292,6 +292,45 @@ def summary(path: str) -> None:
                     "≥ 30×",
                     met(e["blossom_speedup"] >= 30),
                 )
+        elif kind == "rating":
+            last = e["weeks"][-1]
+            ahead = sum(w["rate"] > w["naive"] for w in e["weeks"])
+            club = f"{e['club']['players']}-player club"
+            add(
+                "Rate (SPEC 13)",
+                f"Spearman with hidden skill, week {last['week']}, {club}",
+                f"{last['rate']:.3f} (naive mean IMPs {last['naive']:.3f})",
+                "≥ 0.9",
+                met(last["rate"] >= 0.9),
+            )
+            add(
+                "Rate (SPEC 13)",
+                "ahead of the naive index",
+                f"{ahead} of {len(e['weeks'])} weeks",
+                "every week",
+                met(ahead == len(e["weeks"])),
+            )
+            bad, weak, big = e["bad_week"], e["weak_partner"], e["scale"]
+            add(
+                "Rate (SPEC 13)",
+                "one bad week (−2 SD), established player",
+                f"{bad['before']} → {bad['after_bad_week']} (a normal week: "
+                f"{bad['after_normal_week']}; worst possible: {bad['after_worst_week']})",
+            )
+            add(
+                "Rate (SPEC 13)",
+                "good player, a week with a weak partner",
+                f"{weak['good_before']} → {weak['good_after_weak_partner']} (average partner: "
+                f"{weak['good_after_average_partner']}); mean change "
+                f"{weak['mean_rate_change_weak']:+.2f} vs {weak['mean_rate_change_average']:+.2f}",
+            )
+            add(
+                "Rate (SPEC 13)",
+                f"weekly close, {big['players']:,} players × {big['boards']:,} boards",
+                f"{big['worst_s']} s (best {big['best_s']} s), peak {big['peak_mb']} MB",
+                "< 30 s",
+                met(big["worst_s"] < 30),
+            )
         else:
             figures = ", ".join(f"{k} {v}" for k, v in e.items())
             add(kind, "", figures)

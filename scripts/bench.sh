@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make bench`: every benchmark, then a summary table.
 #
-# Pure-Python benchmarks (scoring, pairing, movements) run first; the database ones run against a
+# Pure-Python benchmarks (scoring, pairing, movements, rating) run first; the database ones run against a
 # throwaway PostgreSQL 15 cluster (scripts/pg_cluster.sh) that is migrated once and
 # removed at the end. With DATABASE_URL already set, that database is used instead.
 # BENCH_ONLY="round_close pages" runs a subset; BENCH_OUT keeps the raw figures.
@@ -45,6 +45,7 @@ if [ -f bench/bench_pairing.py ]; then
   run pairing $PY bench/bench_pairing.py
 fi
 run movements $PY bench/bench_movements.py
+run rating $PY bench/bench_rating.py
 
 if [ -z "${DATABASE_URL:-}" ]; then
   # The load test's figures should resemble a real server, so the cluster keeps

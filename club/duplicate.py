@@ -53,8 +53,8 @@ class DuplicateArrival(Generic[P]):
 
     ``count``: the deal's results counting the new one. ``scored``: the results scored now
     (none while n < 6, all six at n = 6, the new one after). ``points``: each affected
-    player's change of the week's points, NS players first then EW per result in arrival
-    order (the new result's four at 0 while n < 6, so the caller records their board).
+    player's change of the week's points, result by result in arrival order, each N E S W
+    (the new result's four at 0 while n < 6, so the caller records their board).
     ``retired``: the deal has 40 results and is given to no table again.
     """
 

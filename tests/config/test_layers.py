@@ -62,6 +62,8 @@ def test_the_code_as_it_is_keeps_every_contract(copy):
         ("tournaments/views/play.py", "from ..sockets import pool", "Layers"),
         # a pure core importing Django
         ("pairing/matching.py", "import django.db", "pure cores"),
+        # the club's rules reaching into the app
+        ("club/duplicate.py", "from tournaments import models", "pure cores"),
     ],
 )
 def test_an_arrow_back_up_breaks_its_contract(copy, tmp_path, module, arrow, broken):

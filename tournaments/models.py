@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import timedelta
+from enum import StrEnum
 from typing import TYPE_CHECKING, cast
 
 from django.conf import settings
@@ -92,6 +93,15 @@ class Seating(models.TextChoices):
     HOWELL = "howell", _("Howell movement")
     MOVEMENT = "movement", _("A movement given as data")
     ROUND_ROBIN = "round_robin", _("Round robin: every team meets every other once")
+
+
+class FormatKey(StrEnum):
+    """The formats behind the format seam (`services/formats`), by key: the key the
+    per-format registries of the reads, the pages and the exports are keyed by."""
+
+    SWISS_PAIRS = "swiss_pairs"
+    MOVEMENT_PAIRS = "movement_pairs"
+    TEAM_MATCHES = "team_matches"
 
 
 class TeamScoring(models.TextChoices):
@@ -347,6 +357,17 @@ class Tournament(models.Model):
     @property
     def is_teams(self) -> bool:
         return self.contestants == Contestants.TEAMS
+
+    @property
+    def format_key(self) -> FormatKey:
+        """The format this event is played in: the one place the kind of event (its
+        contestants and seating) names a format. `services.formats.format_of` and the
+        per-format registries of the reads, pages and exports look their entry up by it."""
+        if self.is_teams:
+            return FormatKey.TEAM_MATCHES
+        if self.seating != Seating.SWISS:
+            return FormatKey.MOVEMENT_PAIRS
+        return FormatKey.SWISS_PAIRS
 
     @property
     def is_ximp(self) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
@@ -11,6 +11,7 @@ from django.db.models import OuterRef, Prefetch, Q, Subquery
 from ..models import (
     Board,
     Direction,
+    FormatKey,
     Pair,
     Round,
     RoundStatus,
@@ -30,15 +31,22 @@ TABLE_PAIRS = (
 )
 
 
-def seat_of_user(
-    *, tournament: Tournament, user, round: Round | None = None
-) -> tuple[Pair | None, Table | None, str]:
+# (pair, table or None, direction) of a logged-in player in a round.
+Seat = tuple[Pair | None, Table | None, str]
+
+
+def seat_of_user(*, tournament: Tournament, user, round: Round | None = None) -> Seat:
     """(pair, table or None, direction) of a logged-in player in `round`, by default the
-    current round; the direction is Direction.NS, EW or BYE, or "" when not seated."""
+    current round; the direction is Direction.NS, EW or BYE, or "" when not seated. Read
+    by the event's format's reader (`SEAT_READERS`)."""
     if not user.is_authenticated:
         return None, None, ""
-    if tournament.is_teams:
-        return _team_seat_of_user(tournament=tournament, user=user, round=round)
+    return SEAT_READERS[tournament.format_key](tournament=tournament, user=user, round=round)
+
+
+def _pair_seat_of_user(*, tournament: Tournament, user, round: Round | None) -> Seat:
+    """`seat_of_user` in a pairs event: the player's pair (seated or not), its table and
+    side, or the bye."""
     pair = (
         Pair.objects.filter(tournament=tournament, members__user=user)
         .select_related(*PAIR_PLAYERS)
@@ -68,9 +76,7 @@ def _seated(user) -> Q:
     )
 
 
-def _team_seat_of_user(
-    *, tournament: Tournament, user, round: Round | None
-) -> tuple[Pair | None, Table | None, str]:
+def _team_seat_of_user(*, tournament: Tournament, user, round: Round | None) -> Seat:
     """`seat_of_user` in a team event: the pair is the one the line-up seated the player
     in this round (None when the team's line-up left them out, or the team has the bye)."""
     round = round or tournament.round_set.current()
@@ -85,6 +91,14 @@ def _team_seat_of_user(
         return None, None, ""
     pair = table.ns_pair if table.ns_pair.has_player(user.pk) else table.ew_pair
     return pair, table, table.side_of(user.pk) or ""
+
+
+# Each format's seat reader, by its key (`Tournament.format_key`): one entry a format.
+SEAT_READERS: dict[FormatKey, Callable[..., Seat]] = {
+    FormatKey.SWISS_PAIRS: _pair_seat_of_user,
+    FormatKey.MOVEMENT_PAIRS: _pair_seat_of_user,
+    FormatKey.TEAM_MATCHES: _team_seat_of_user,
+}
 
 
 def current_tables(*, user) -> list[Table]:

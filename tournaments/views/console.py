@@ -26,9 +26,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-import movements
-
-from .. import round_rules, visibility
 from ..console_forms import (
     DirectorResultForm,
     ExtendForm,
@@ -51,13 +48,12 @@ from ..models import (
 )
 from ..round_rules import table_bell
 from ..selectors import console as console_selectors
-from ..selectors import movements as movement_selectors
 from ..selectors.seating import TABLE_PAIRS
 from ..services import clock, results, settings_change, setup, table_director, teams
-from ..services.formats.movement_pairs import movement_problem
 from ..services.permissions import ADD_TOURNAMENT, DIRECT_RESULTS, MANAGE_PLAYERS, RUN_CLOCK
 from ..templatetags.bridge import seat_name
 from ..timezones import zone_label
+from .format_pages import pages_of
 
 CONSOLE_POLL_SECONDS = 5
 
@@ -180,6 +176,7 @@ def _console_context(request: HttpRequest, tournament: Tournament, version: str 
     last_closed = tournament.round_set.filter(status=RoundStatus.CLOSED).current()
     status = tournament.status
     in_play = round is not None and round.status != RoundStatus.CLOSED
+    pages = pages_of(tournament)
     return {
         "tournament": tournament,
         "progress": progress,
@@ -199,8 +196,10 @@ def _console_context(request: HttpRequest, tournament: Tournament, version: str 
         },
         "poll_seconds": CONSOLE_POLL_SECONDS,
         "progress_version": version,
-        # A team event: the round's matches, each with its two rooms' tables.
-        "matches": console_selectors.match_progress(round=round) if tournament.is_teams else [],
+        # The format's parts of the console; a team event's round: its matches, each
+        # with its two rooms' tables.
+        "format_pages": pages,
+        "matches": pages.round_matches(round),
     }
 
 
@@ -217,76 +216,12 @@ def console(request: HttpRequest, tournament_id: int) -> HttpResponse:
         query=query,
         forms={},
     )
-    if tournament.is_teams:
-        context["teams"] = console_selectors.teams_page(
-            tournament=tournament, query=query, page=page
-        )
-        # An organiser sees every team's standing line-up (no team's member is asked).
-        context["sees_line_ups"] = visibility.may_see_line_up(request.user, None, member_ids=())
-    else:
-        context["pairs"] = console_selectors.pairs_page(
-            tournament=tournament, query=query, page=page
-        )
+    pages = context["format_pages"]
+    context.update(pages.contestants_context(request, tournament, query=query, page=page))
     sights = console_selectors.dispute_sights(disputes=context["disputes"], user=request.user)
     context["rulings"] = [_ruling(sight) for sight in sights]
-    context["movement"] = _movement_panel(tournament)
+    context["movement"] = pages.movement_panel(tournament)
     return render(request, "console/console.html", context)
-
-
-@dataclass(frozen=True)
-class MovementPanel:
-    """The movement as it stands before round 1 (RULES 10), or why there is none."""
-
-    seating: str  # its label
-    movement: movements.Movement | None  # None: Swiss, or no movement for the pairs
-    problem: str | None
-    started: bool
-    given: bool = False  # the organiser's own movement (seating "movement")
-
-    @property
-    def phantom(self) -> str:
-        """The phantom's position as club scorers print it ("5EW", "8"), or ""."""
-        if self.movement is None or self.movement.phantom is None:
-            return ""
-        return self.movement.label(self.movement.phantom)
-
-    @property
-    def title(self) -> str:
-        """The movement as the start confirmation names it: a movement given as data by
-        its own name, a generated one by its seating ("Mitchell movement")."""
-        if self.movement is not None and self.given:
-            return self.movement.name
-        return str(self.seating)
-
-    @property
-    def round_one_bye(self) -> str:
-        """The position that meets the phantom in round 1, as club scorers print it
-        ("4NS"): its bye; "" without a phantom."""
-        movement = self.movement
-        if movement is None or movement.phantom is None or not movement.rounds:
-            return ""
-        for encounter in movement.round(1):
-            if movement.phantom in (encounter.ns, encounter.ew):
-                other = encounter.ew if encounter.ns == movement.phantom else encounter.ns
-                return movement.label(other)
-        return ""
-
-
-def _movement_panel(tournament: Tournament) -> MovementPanel:
-    started = round_rules.started(tournament)
-    if tournament.is_teams:
-        # Teams are seated by their schedule (Swiss teams or a round robin), no movement.
-        return MovementPanel(
-            seating=Seating(tournament.seating).label, movement=None, problem=None, started=started
-        )
-    swiss = tournament.seating == Seating.SWISS
-    return MovementPanel(
-        seating=Seating(tournament.seating).label,
-        movement=None if swiss else movement_selectors.movement_of(tournament),
-        problem=None if swiss or started else movement_problem(tournament),
-        started=started,
-        given=tournament.seating == Seating.MOVEMENT,
-    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -295,12 +230,13 @@ def seating(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The seating and the movement, changeable until round 1 starts
     (`settings_change.change_movement`, which checks the power and the movement)."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
-    if tournament.is_teams:
+    pages = pages_of(tournament)
+    if not pages.seating_changes:
         # A team event is seated by its schedule, chosen when it was created (RULES 11).
         return render(
             request,
             "console/seating.html",
-            {"tournament": tournament, "powers": _powers(request.user)},
+            {"tournament": tournament, "format_pages": pages, "powers": _powers(request.user)},
             status=400 if request.method == "POST" else 200,
         )
     initial = {
@@ -332,7 +268,8 @@ def seating(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "tournament": tournament,
             "form": form,
             "error": error,
-            "movement": _movement_panel(tournament),
+            "format_pages": pages,
+            "movement": pages.movement_panel(tournament),
             "powers": _powers(request.user),
         },
         status=400 if request.method == "POST" else 200,
@@ -448,8 +385,10 @@ def action(request: HttpRequest, tournament_id: int, name: str) -> HttpResponse:
             messages.success(request, said)
         return redirect("console", tournament.pk)
     round = tournament.round_set.current()
+    pages = pages_of(tournament)
     context = {
         "tournament": tournament,
+        "format_pages": pages,
         "name": name,
         "action": ACTIONS[name],
         "form": form,
@@ -457,13 +396,8 @@ def action(request: HttpRequest, tournament_id: int, name: str) -> HttpResponse:
         "last_closed": tournament.round_set.filter(status=RoundStatus.CLOSED).current(),
         "powers": _powers(request.user),
     }
-    if name == "start" and tournament.is_teams:
-        context["team_start"] = console_selectors.team_start_summary(tournament=tournament)
-    elif name == "start":
-        context["start"] = console_selectors.start_summary(tournament=tournament)
-        # A movement seats round 1 at its own tables, not the Swiss pairs / 2 (RULES 10).
-        if tournament.seating != Seating.SWISS:
-            context["start_movement"] = _movement_panel(tournament)
+    if name == "start":
+        context.update(pages.start_context(tournament))
     if name == "close":
         context["close"] = console_selectors.close_summary(tournament=tournament)
     return render(request, "console/confirm.html", context)

@@ -14,6 +14,8 @@ grid's cells are (`views.public._cells`); a template include per cell took secon
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -21,6 +23,9 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+import movements
+
+from .. import round_rules
 from ..models import Seating, Tournament
 from ..selectors.movements import (
     BalanceGrid,
@@ -29,15 +34,83 @@ from ..selectors.movements import (
     MovementSheet,
     MovementTable,
     balance_view,
+    movement_of,
     movement_sheet,
 )
+from ..services.formats import format_of
+from ..services.formats.movement_pairs import movement_problem
 
 
 def _tournament(tournament_id: int) -> Tournament:
     tournament = get_object_or_404(Tournament, pk=tournament_id)
-    if tournament.seating == Seating.SWISS:
-        raise Http404("a Swiss tournament has no movement")
+    if not format_of(tournament).has_movement_page:
+        raise Http404("this tournament is not seated by a movement")
     return tournament
+
+
+# The console's panel of the seating (`views.format_pages`: each format's `movement_panel`).
+
+
+@dataclass(frozen=True)
+class MovementPanel:
+    """The movement as it stands before round 1 (RULES 10), or why there is none."""
+
+    seating: str  # its label
+    movement: movements.Movement | None  # None: Swiss, or no movement for the pairs
+    problem: str | None
+    started: bool
+    given: bool = False  # the organiser's own movement (seating "movement")
+
+    @property
+    def phantom(self) -> str:
+        """The phantom's position as club scorers print it ("5EW", "8"), or ""."""
+        if self.movement is None or self.movement.phantom is None:
+            return ""
+        return self.movement.label(self.movement.phantom)
+
+    @property
+    def title(self) -> str:
+        """The movement as the start confirmation names it: a movement given as data by
+        its own name, a generated one by its seating ("Mitchell movement")."""
+        if self.movement is not None and self.given:
+            return self.movement.name
+        return str(self.seating)
+
+    @property
+    def round_one_bye(self) -> str:
+        """The position that meets the phantom in round 1, as club scorers print it
+        ("4NS"): its bye; "" without a phantom."""
+        movement = self.movement
+        if movement is None or movement.phantom is None or not movement.rounds:
+            return ""
+        for encounter in movement.round(1):
+            if movement.phantom in (encounter.ns, encounter.ew):
+                other = encounter.ew if encounter.ns == movement.phantom else encounter.ns
+                return movement.label(other)
+        return ""
+
+
+def no_movement_panel(tournament: Tournament) -> MovementPanel:
+    """The seating panel of a format seated without a movement (Swiss pairs, teams)."""
+    return MovementPanel(
+        seating=Seating(tournament.seating).label,
+        movement=None,
+        problem=None,
+        started=round_rules.started(tournament),
+    )
+
+
+def movement_panel(tournament: Tournament) -> MovementPanel:
+    """The seating panel of an event seated by a movement: the movement as it stands, and
+    before round 1 why there is none."""
+    started = round_rules.started(tournament)
+    return MovementPanel(
+        seating=Seating(tournament.seating).label,
+        movement=movement_of(tournament),
+        problem=None if started else movement_problem(tournament),
+        started=started,
+        given=tournament.seating == Seating.MOVEMENT,
+    )
 
 
 def _sheet(tournament: Tournament) -> MovementSheet:

@@ -24,9 +24,10 @@ from django.utils.translation import pgettext
 from .. import round_rules
 from ..errors import NotAllowed, NotFound
 from ..models import PlayMode, Round, RoundStatus, Table, Tournament, TournamentStatus
-from ..selectors import table_seats, table_server, team_results
+from ..selectors import table_seats, table_server
 from ..services import table_play
 from ..templatetags.players import player_name
+from .format_pages import pages_of
 
 
 def _strings() -> dict[str, str]:
@@ -261,6 +262,6 @@ def play_table(request, tournament_id: int, round_number: int, table_number: int
             "config": config,
             "now": timezone.now(),
             # A team match's table: which room of which match it is (RULES 11).
-            "room": team_results.room_of(table=table) if tournament.is_teams else None,
+            "room": pages_of(tournament).room_of(table),
         },
     )

@@ -35,8 +35,8 @@ from ..services import analysis
 from ..services.permissions import DIRECT_RESULTS, allowed
 from ..services.registration import registration_problem
 from ..templatetags import bridge
-from . import matches, paper
-from . import teams as team_pages
+from . import paper
+from .format_pages import pages_of
 from .paper import FIELD_TITLES, field_title
 
 # Live standings list everyone in a small field; in a big one the top and the
@@ -166,8 +166,11 @@ def tournament(request, tournament_id: int):
         made, received = selectors.proposals_in(tournament=tournament, user=request.user)
         context["proposals_made"], context["proposals_received"] = made, received
     context["scheduled"] = scheduled
-    if tournament.is_teams:  # a team event registers teams (RULES 11), not pairs
-        context.update(team_pages.team_context(request, tournament, now=context["now"]))
+    # The format's own part: how its contestants register (RULES 1, RULES 11), and who.
+    pages = pages_of(tournament)
+    context.update(pages.tournament_context(request, tournament, now=context["now"]))
+    context["format_pages"] = pages
+    context["my_entry"] = context.get(pages.entry)
     return render(request, "tournaments/tournament.html", context)
 
 
@@ -234,8 +237,9 @@ def _cells(scores: dict, boards: list[int], board_url: str, method: str) -> list
 
 def results(request, tournament_id: int):
     tournament = get_object_or_404(Tournament, pk=tournament_id)
-    if tournament.is_teams:
-        return matches.team_results(request, tournament)
+    own = pages_of(tournament).results  # a format's own results page (a team event's)
+    if own is not None:
+        return own(request, tournament)
     version = selectors.live_version(tournament_id=tournament.pk)
     rows = cached.standings(tournament, version)
     query = (request.GET.get("q") or "").strip()

@@ -20,8 +20,17 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from .. import visibility
 from ..errors import ServiceError
-from ..models import PairStatus, Team, TeamMember, Tournament, TournamentStatus, player_name
+from ..models import (
+    Contestants,
+    PairStatus,
+    Team,
+    TeamMember,
+    Tournament,
+    TournamentStatus,
+    player_name,
+)
 from ..services import registration, teams
+from ..services.formats import format_of
 from ..services.permissions import MANAGE_PLAYERS, allowed
 from .accounts import safe_next
 
@@ -287,7 +296,7 @@ def team(request, tournament_id: int, team_id: int):
 
 def _team_page(request, team: Team, *, confirm_withdraw: bool = False):
     tournament = team.tournament
-    if not tournament.is_teams:
+    if format_of(tournament).contestant != Contestants.TEAMS:
         raise Http404
     members = list(team.members.all())
     confirmed = [m for m in members if m.confirmed_at is not None]

@@ -6,6 +6,12 @@ nothing else. The clock (open, the bell, close, seat the next round), the re-sco
 the play server, the history, the round rules, who sees what, the console and the pages
 call a format through these four methods and never ask which format it is.
 
+Beside the four questions a format answers, as plain data, what the pages say of it:
+`contestant` (pairs or teams) and `has_movement_page`. The reads, the pages and the
+exports choose their per-format parts from registries keyed by `key` (`FormatKey`,
+which `Tournament.format_key` gives): `selectors.seating.SEAT_READERS`,
+`views.format_pages.PAGES`, `exports.EXPORTS`.
+
 A format's methods are thin: each calls a pure core (`pairing/`, `scoring/`, and the
 movements, match and rating cores as they come) and the services that store its rows in
 the shapes every page reads (`Table`, `PairBoardScore`, `Standing`). They run inside the
@@ -21,7 +27,7 @@ from django.db.models import QuerySet
 
 import pairing
 
-from ...models import Pair, Round, Seating, Tournament
+from ...models import Contestants, FormatKey, Pair, Round, Tournament
 from .movement_pairs import MOVEMENT_PAIRS
 from .round_boards import RoundBoards
 from .swiss_pairs import SWISS_PAIRS
@@ -29,9 +35,13 @@ from .team_matches import TEAM_MATCHES
 
 
 class Format(Protocol):
-    """What the clock and the re-score path ask of a tournament's format."""
+    """What the clock, the re-score path and the pages ask of a tournament's format."""
 
-    key: str
+    key: FormatKey
+    # Who the contestants are, as the pages name them: pairs, or teams.
+    contestant: Contestants
+    # Whether the event is seated by a movement with its own page (RULES 10).
+    has_movement_page: bool
 
     def contestants(self, tournament: Tournament) -> QuerySet[Any]:
         """Who plays on: the contestants still in the event (not withdrawn): pairs, or
@@ -103,9 +113,5 @@ FORMATS: dict[str, Format] = {
 
 
 def format_of(tournament: Tournament) -> Format:
-    """The format `tournament` is played in."""
-    if tournament.is_teams:
-        return FORMATS[TEAM_MATCHES.key]
-    if tournament.seating != Seating.SWISS:
-        return FORMATS[MOVEMENT_PAIRS.key]
-    return FORMATS[SWISS_PAIRS.key]
+    """The format `tournament` is played in (`Tournament.format_key`)."""
+    return FORMATS[tournament.format_key]

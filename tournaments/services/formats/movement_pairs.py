@@ -23,7 +23,7 @@ import movements
 import pairing
 
 from ...errors import ClockError
-from ...models import Board, Pair, PairStatus, Round, Seating, Tournament
+from ...models import Board, Contestants, FormatKey, Pair, PairStatus, Round, Seating, Tournament
 from ...selectors import movements as movement_selectors
 from .. import board_scoring, registration
 from .movement_rules import MovementRefused, check_sets, no_movement
@@ -32,7 +32,9 @@ from .swiss_pairs import SWISS_PAIRS
 
 
 class MovementPairs:
-    key = "movement_pairs"
+    key = FormatKey.MOVEMENT_PAIRS
+    contestant = Contestants.PAIRS
+    has_movement_page = True
 
     def contestants(self, tournament: Tournament) -> QuerySet[Pair]:
         return SWISS_PAIRS.contestants(tournament)

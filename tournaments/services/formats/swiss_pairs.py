@@ -14,13 +14,25 @@ from django.db.models import QuerySet
 import pairing
 
 from ... import sql
-from ...models import FirstRoundDraw, Pair, PairStatus, Round, RoundStatus, Table, Tournament
+from ...models import (
+    Contestants,
+    FirstRoundDraw,
+    FormatKey,
+    Pair,
+    PairStatus,
+    Round,
+    RoundStatus,
+    Table,
+    Tournament,
+)
 from .. import board_scoring
 from .round_boards import RoundBoards, duplicated
 
 
 class SwissPairs:
-    key = "swiss_pairs"
+    key = FormatKey.SWISS_PAIRS
+    contestant = Contestants.PAIRS
+    has_movement_page = False
 
     def contestants(self, tournament: Tournament) -> QuerySet[Pair]:
         return Pair.objects.filter(

@@ -28,6 +28,8 @@ from ...models import (
     Adjustment,
     Board,
     BoardResult,
+    Contestants,
+    FormatKey,
     MasterPointAward,
     Match,
     Pair,
@@ -53,7 +55,9 @@ class LineUpMissing(ClockError):
 
 
 class TeamMatches:
-    key = "team_matches"
+    key = FormatKey.TEAM_MATCHES
+    contestant = Contestants.TEAMS
+    has_movement_page = False
 
     def contestants(self, tournament: Tournament) -> QuerySet[Team]:
         return Team.objects.filter(

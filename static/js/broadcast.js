@@ -49,7 +49,7 @@ function h(tag, attrs, ...children) {
     else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
     else el.setAttribute(key, value === true ? "" : value);
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
@@ -262,7 +262,7 @@ function drawBoardList() {
     });
     const imps = board.imps;
     const choose = h("button", {
-      type: "button", class: "link-button bc-choose", "aria-label": fmt(S.chooseBoard, { n: board.number }),
+      type: "button", class: "link-button bc-choose", "aria-label": fmt(S.choose_board, { n: board.number }),
       onclick: () => chooseBoard(board.number),
     }, String(board.number));
     return h("tr", {
@@ -397,16 +397,21 @@ function drawRoom(room, board) {
   const playing = autoKey === key;
   const auto = h("button", {
     type: "button", class: "button small bc-step bc-auto", "data-step": "auto",
-    title: playing ? S.pause : S.play, "aria-label": playing ? S.pause : S.play, "aria-pressed": playing ? "true" : "false",
+    "aria-pressed": playing ? "true" : "false",
     disabled: !total,
-    onclick: () => (playing ? stopAuto() : startAuto(key, room, board)),
-  }, h("span", { "aria-hidden": "true" }, playing ? "❚❚" : "►"));
+    onclick: () => {
+      if (playing) {
+        stopAuto();
+        redrawRoom(room, boardOf(board.number) || board);
+      } else startAuto(key, room, board);
+    },
+  }, playing ? S.pause : S.play);
   section.append(h("div", { class: "bc-stepper", role: "group" },
-    button("first", "⏮", S.first, 0, step === 0),
+    button("first", "«", S.first, 0, step === 0),
     button("back", "◀", S.back, step - 1, step === 0),
     auto,
     button("forward", "▶", S.forward, step + 1, step >= total),
-    button("last", "⏭", S.last, total, step >= total),
+    button("last", "»", S.last, total, step >= total),
     h("span", { class: "bc-where", role: "status", "data-step": step }, where)));
 
   // The contract and result.

@@ -246,7 +246,7 @@ function drawBoardList() {
   const head = h("tr", {}, h("th", { scope: "col", class: "num" }, S.boards),
     rooms.map((room) => [
       h("th", { scope: "col" }, roomLabel(room)),
-      h("th", { scope: "col", class: "num" }, S.ns_score),
+      h("th", { scope: "col", class: "num ns" }, S.ns_score),
     ]),
     teams ? [h("th", { scope: "col", class: "num imps" }, snap.teams?.home || S.imps),
       h("th", { scope: "col", class: "num imps" }, snap.teams?.away || S.imps)] : null);
@@ -254,11 +254,11 @@ function drawBoardList() {
     const cells = rooms.map((room) => {
       const view = board.rooms[room.key];
       if (!board.released) {
-        return [h("td", { class: "muted bc-progress", "data-room": room.key }, progressText(view?.progress)), h("td", { class: "num" }, "")];
+        return [h("td", { class: "muted bc-progress", "data-room": room.key }, progressText(view?.progress)), h("td", { class: "num ns" }, "")];
       }
       const r = resultText(view);
       return [h("td", { "data-room": room.key }, resultNode(view)),
-        h("td", { class: "num" }, r.score === null || r.score === undefined ? "" : String(r.score))];
+        h("td", { class: "num ns" }, r.score === null || r.score === undefined ? "" : String(r.score))];
     });
     const imps = board.imps;
     const choose = h("button", {

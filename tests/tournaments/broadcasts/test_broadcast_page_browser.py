@@ -196,3 +196,44 @@ def test_a_spectator_follows_a_live_match_from_progress_to_the_released_board(
         assert violations == []
         for device in [*devices.values(), *pages.values(), commentator_page]:
             device.context.close()
+
+
+def test_a_director_starts_a_broadcast_from_the_console_and_changes_its_delay(
+    match, director, open_page, live_server
+):
+    from tests.support.browser.pw import log_in, shot_path
+
+    event = match.round.tournament
+    for lang, locale in (("en", "en-GB"), ("zh-hans", "zh-CN")):
+        page = open_page(locale=locale)
+        page.context.add_cookies(
+            [{"name": "django_language", "value": lang, "url": live_server.url}]
+        )
+        log_in(page, live_server.url, "director", "pw-director")
+        page.goto(f"{live_server.url}/console/{event.pk}/")
+        if lang == "en":
+            page.click(f"#matches a.broadcast-start[href$='?match={match.pk}']")
+            page.fill("#id_delay_minutes", "3")
+            with page.expect_navigation():
+                page.click("form.stacked button[type=submit]")
+            page.wait_for_selector("#broadcasts .broadcast-item")
+            assert "The broadcast has started" in page.inner_text(".messages")
+            # The field stops 999 itself; without its limit, the service refuses it.
+            page.eval_on_selector("#broadcasts input[name=delay_minutes]", "e => e.max = ''")
+            page.fill("#broadcasts input[name=delay_minutes]", "999")
+            with page.expect_navigation():
+                page.click("#broadcasts .broadcast-delay button")
+            assert "from 0 to 240 minutes" in page.inner_text(".messages")
+            page.fill("#broadcasts input[name=delay_minutes]", "5")
+            with page.expect_navigation():
+                page.click("#broadcasts .broadcast-delay button")
+            assert "5 minutes" in page.inner_text("#broadcasts")
+        assert page.locator("#matches a.broadcast-link").count() == 1
+        assert page.locator("#progress-title ~ .table-scroll a.broadcast-link").count() == 0
+        page.locator("#matches").screenshot(
+            path=str(shot_path(f"broadcast-console-matches-{lang}"))
+        )
+        page.locator("#broadcasts").screenshot(path=str(shot_path(f"broadcast-console-{lang}")))
+        page.click("#broadcasts a.broadcast-link")
+        page.wait_for_selector("#bc-rooms .bc-room")
+        assert page.locator("#bc-comment-form").count() == 1  # directors may comment

@@ -4,7 +4,7 @@ from django.templatetags.static import static
 from django.urls import path
 
 from . import converters, views  # noqa: F401  (converters: registers `<id:…>`)
-from .views import console, console_ladder, ladder, matches, movement, teams
+from .views import broadcasts, console, console_ladder, ladder, matches, movement, teams
 
 # Row numbers in URLs are `<id:…>`: digits that fit a 64-bit integer, any other is a 404.
 
@@ -154,6 +154,13 @@ urlpatterns = [
         {"play": True},
         name="play_table_by_id",
     ),
+    # A broadcast (RULES 12, Vugraph): both rooms of a match, or one online table, live
+    path("broadcasts/<id:broadcast_id>/", broadcasts.broadcast, name="broadcast"),
+    path(
+        "broadcasts/<id:broadcast_id>/comments/",
+        broadcasts.comment,
+        name="broadcast_comment",
+    ),
     # The director's console (staff): one page per tournament
     path("console/", console.index, name="console_index"),
     path("console/new/", console.new_tournament, name="console_new"),
@@ -182,6 +189,21 @@ urlpatterns = [
         "console/<id:tournament_id>/tables/<id:table_id>/boards/<id:number>/",
         console.result,
         name="console_result",
+    ),
+    path(
+        "console/<id:tournament_id>/broadcasts/start/",
+        broadcasts.start,
+        name="console_broadcast_start",
+    ),
+    path(
+        "console/<id:tournament_id>/broadcasts/<id:broadcast_id>/delay/",
+        broadcasts.delay,
+        name="console_broadcast_delay",
+    ),
+    path(
+        "console/<id:tournament_id>/broadcasts/<id:broadcast_id>/end/",
+        broadcasts.end,
+        name="console_broadcast_end",
     ),
     path(
         "console/<id:tournament_id>/teams/<id:team_id>/withdraw/",

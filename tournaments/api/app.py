@@ -5,6 +5,7 @@ from __future__ import annotations
 from ninja import NinjaAPI
 
 from . import docs, errors
+from .broadcasts import router as broadcasts_router
 from .endpoints import router
 from .ladder import router as ladder_router
 from .movements import router as movements_router
@@ -37,6 +38,7 @@ api.add_router("/", settings_router)
 api.add_router("/", movements_router)
 api.add_router("/", teams_router)
 api.add_router("/", ladder_router)
+api.add_router("/", broadcasts_router)
 
 
 @api.get("/docs/assets/{name}", include_in_schema=False, url_name="docs-asset")

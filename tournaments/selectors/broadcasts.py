@@ -298,6 +298,56 @@ def comment_json(comment: BroadcastComment) -> dict:
     return {"id": comment.pk, "at": comment.at.isoformat(), "text": comment.text, "by": name}
 
 
+@dataclass(frozen=True)
+class Listed:
+    """A broadcast as a list names it (the tournament page, the home page, the console)."""
+
+    id: int
+    tournament_id: int
+    tournament_name: str
+    round: int
+    match_id: int | None
+    match_number: int | None
+    home: str | None
+    away: str | None
+    table_id: int | None  # a one-table broadcast's table
+    table_number: int | None
+    delay_minutes: int
+    live: bool  # its event still runs
+
+
+def listed(*, tournament_id: int | None = None, live_only: bool = False) -> list[Listed]:
+    """The broadcasts of a tournament (or of every tournament), newest first; with
+    `live_only`, those of events still running. One query."""
+    found = Broadcast.objects.select_related(
+        "tournament", "match__home", "match__away", "match__round", "table__round"
+    )
+    if tournament_id is not None:
+        found = found.filter(tournament_id=tournament_id)
+    if live_only:
+        found = found.exclude(tournament__status=TournamentStatus.FINISHED)
+    rows = []
+    for item in found.order_by("-created_at", "-id")[:50]:
+        match, table = item.match, item.table
+        rows.append(
+            Listed(
+                id=item.pk,
+                tournament_id=item.tournament_id,
+                tournament_name=item.tournament.name,
+                round=broadcast_round(item).number,
+                match_id=match.pk if match is not None else None,
+                match_number=match.number if match is not None else None,
+                home=match.home.name if match is not None else None,
+                away=match.away.name if match is not None and match.away is not None else None,
+                table_id=table.pk if table is not None else None,
+                table_number=table.number if table is not None else None,
+                delay_minutes=item.delay_minutes,
+                live=not event_over(item),
+            )
+        )
+    return rows
+
+
 def broadcasts_of_board(*, board_id: int) -> list[tuple[int, int, datetime | None]]:
     """(broadcast id, board number, release time) of every broadcast showing the board `board_id`
     (a match or table of the board's round): asked when a table finishes the board, so

@@ -122,7 +122,13 @@ def _live_cell(
 
 @register.simple_tag
 def progress_rows(
-    progress, tournament_id: int, linked: bool, now=None, run_clock: bool = False
+    progress,
+    tournament_id: int,
+    linked: bool,
+    now=None,
+    run_clock: bool = False,
+    broadcasts: dict | None = None,
+    may_broadcast: bool = False,
 ) -> SafeString:
     """The progress grid's <tr> rows, built here rather than through the template
     engine: a 1,000-table round took seconds to draw cell by cell. An online table's
@@ -159,6 +165,12 @@ def progress_rows(
     }
 
     travelling = not progress.board_numbers
+    # An online table's broadcast (RULES 12): its page, or a director's way to start one.
+    shown = (broadcasts or {}).get("by_table", {})
+    may_start = may_broadcast and bool((broadcasts or {}).get("may_start"))
+    broadcast_url = reverse("broadcast", args=[_TABLE])
+    start_url = reverse("console_broadcast_start", args=[tournament_id]) + "?table="
+    broadcast_word, start_word = _("Broadcast"), _("Broadcast…")
 
     def cell(row, c, live) -> SafeString:
         if (
@@ -204,6 +216,22 @@ def progress_rows(
                 watch.replace(str(_TABLE), str(row.number)),
                 row.number,
             )
+            listed = shown.get(row.table_id)
+            if listed is not None:
+                number = format_html(
+                    '{} <a class="broadcast-link" href="{}">{}</a>',
+                    number,
+                    broadcast_url.replace(str(_TABLE), str(listed.id)),
+                    broadcast_word,
+                )
+            elif may_start:
+                number = format_html(
+                    '{} <a class="broadcast-start" href="{}{}">{}</a>',
+                    number,
+                    start_url,
+                    row.table_id,
+                    start_word,
+                )
         rows.append(
             format_html(
                 '<tr{} id="table-{}" data-table="{}"><th class="num">{}</th><td>{}</td><td>{}</td>'

@@ -38,6 +38,7 @@ from ..errors import ClockError, ServiceError
 from ..models import (
     Board,
     Contestants,
+    PlayMode,
     ResultState,
     RoundStatus,
     Seating,
@@ -47,10 +48,17 @@ from ..models import (
     TournamentStatus,
 )
 from ..round_rules import table_bell
+from ..selectors import broadcasts as broadcast_reads
 from ..selectors import console as console_selectors
 from ..selectors.seating import TABLE_PAIRS
 from ..services import clock, results, settings_change, setup, table_director, teams
-from ..services.permissions import ADD_TOURNAMENT, DIRECT_RESULTS, MANAGE_PLAYERS, RUN_CLOCK
+from ..services.permissions import (
+    ADD_TOURNAMENT,
+    CHANGE_TOURNAMENT,
+    DIRECT_RESULTS,
+    MANAGE_PLAYERS,
+    RUN_CLOCK,
+)
 from ..templatetags.bridge import seat_name
 from ..timezones import zone_label
 from .format_pages import pages_of
@@ -78,6 +86,7 @@ def _powers(user) -> dict[str, bool]:
         "direct_results": user.has_perm(DIRECT_RESULTS),
         "add_tournament": user.has_perm(ADD_TOURNAMENT),
         "manage_players": user.has_perm(MANAGE_PLAYERS),
+        "change_tournament": user.has_perm(CHANGE_TOURNAMENT),
     }
 
 
@@ -200,6 +209,24 @@ def _console_context(request: HttpRequest, tournament: Tournament, version: str 
         # with its two rooms' tables.
         "format_pages": pages,
         "matches": pages.round_matches(round),
+        "broadcasts": broadcast_panel(tournament, round),
+    }
+
+
+def broadcast_panel(tournament: Tournament, round) -> dict | None:
+    """An online event's broadcasts (RULES 12), keyed for the match list and the table
+    rows, and whether a new one may start (the round in play); None for an event
+    played elsewhere."""
+    if tournament.play != PlayMode.ONLINE:
+        return None
+    found = broadcast_reads.listed(tournament_id=tournament.pk)
+    return {
+        "list": found,
+        "by_match": {row.match_id: row for row in found if row.match_id is not None},
+        "by_table": {row.table_id: row for row in found if row.table_id is not None},
+        "may_start": tournament.status != TournamentStatus.FINISHED
+        and round is not None
+        and round.status != RoundStatus.CLOSED,
     }
 
 

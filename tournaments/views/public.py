@@ -24,11 +24,13 @@ from ..models import (
     Board,
     Direction,
     PairStatus,
+    PlayMode,
     RoundStatus,
     ScoringMethod,
     Tournament,
     TournamentStatus,
 )
+from ..selectors import broadcasts as broadcast_reads
 from ..selectors import records
 from ..selectors.pair_labels import pair_labels
 from ..services import analysis
@@ -80,6 +82,8 @@ def home(request):
             "proposals_made": made,
             "seats": seats,
             "now": timezone.now(),
+            # The live broadcasts (RULES 12) of the events still running.
+            "broadcasts": broadcast_reads.listed(live_only=True),
         },
     )
 
@@ -171,6 +175,12 @@ def tournament(request, tournament_id: int):
     context.update(pages.tournament_context(request, tournament, now=context["now"]))
     context["format_pages"] = pages
     context["my_entry"] = context.get(pages.entry)
+    # Its broadcasts (RULES 12): only an event played at the system's tables has any.
+    context["broadcasts"] = (
+        broadcast_reads.listed(tournament_id=tournament.pk)
+        if tournament.play == PlayMode.ONLINE
+        else []
+    )
     return render(request, "tournaments/tournament.html", context)
 
 

@@ -11,7 +11,6 @@ from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
-from django.contrib.auth.models import Permission
 from django.utils import timezone
 
 from teams.match import board_imps
@@ -20,7 +19,7 @@ from tests.support.team_events import add_team
 from tests.tournaments.test_who_sees_what import _play_to_the_end
 from tournaments import visibility
 from tournaments.errors import NotFound, PermissionRequired, ServiceError
-from tournaments.models import BoardResult, Broadcast, BroadcastComment, Match, Round
+from tournaments.models import BoardResult, Broadcast, BroadcastComment
 from tournaments.selectors import broadcasts as reads
 from tournaments.services import broadcasts, clock, setup
 
@@ -44,23 +43,6 @@ def _team_event(organiser, *, name="Broadcast", play="online"):
     for number in (1, 2):
         add_team(event, number, at=now - timedelta(minutes=10))
     return event
-
-
-@pytest.fixture
-def match(organiser, db):
-    event = _team_event(organiser)
-    clock.advance(now=timezone.now())
-    assert Round.objects.get(tournament=event).status == "open"
-    return Match.objects.select_related(
-        "open_table", "closed_table", "round__tournament", "home", "away"
-    ).get(round__tournament=event)
-
-
-@pytest.fixture
-def commentator(make_user):
-    user = make_user("commentator")
-    user.user_permissions.add(Permission.objects.get(codename="comment_broadcasts"))
-    return type(user).objects.get(pk=user.pk)
 
 
 def _snapshot(item, now=None):

@@ -26,7 +26,7 @@ PAIRS = 2000
 # Per page, session and user lookups included. Generous enough for harmless template
 # changes, far below anything that grows with the field (2,000 pairs, 1,000 tables).
 BOUNDS = {
-    "home": 8,
+    "home": 9,  # with the live broadcasts' list (one query)
     "tournament": 12,
     "fragment_unchanged": 3,
     "fragment": 12,

@@ -46,7 +46,7 @@ from .consumers import (
     CLOSE_TOO_MANY,
     CLOSE_UNAUTHENTICATED,
     _give_back_anonymous_place,
-    _take_anonymous_place,
+    anonymous_place_refusal,
 )
 from .pool import table_db
 
@@ -178,11 +178,9 @@ class BroadcastConsumer(AsyncJsonWebsocketConsumer):
             return
         self.address = socket_address(self.scope)
         if not getattr(self.user, "is_authenticated", False):
-            if not await _take_anonymous_place(self.address):
-                await self.refuse(
-                    _("Too many connections from your address without a login: close some."),
-                    CLOSE_TOO_MANY,
-                )
+            refusal = await anonymous_place_refusal(self.address)
+            if refusal is not None:
+                await self.refuse(refusal, CLOSE_TOO_MANY)
                 return
             self.anonymous_place = True
         item, why = await _opening(self.broadcast_id, self.user)

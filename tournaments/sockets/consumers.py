@@ -248,6 +248,13 @@ def _take_anonymous_place(address: str) -> bool:
     return True
 
 
+async def anonymous_place_refusal(address: str) -> str | None:
+    """None when one more anonymous socket from `address` is counted; else why not."""
+    if await _take_anonymous_place(address):
+        return None
+    return _("Too many connections from your address without a login: close some.")
+
+
 @table_db
 def _give_back_anonymous_place(address: str) -> None:
     key = _anonymous_key(address)
@@ -388,11 +395,9 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
             await self.refuse(limits.too_many_requests_message(wait), CLOSE_TOO_MANY)
             return
         if self.user_id is None:
-            if not await _take_anonymous_place(self.address):
-                await self.refuse(
-                    _("Too many connections from your address without a login: close some."),
-                    CLOSE_TOO_MANY,
-                )
+            refusal = await anonymous_place_refusal(self.address)
+            if refusal is not None:
+                await self.refuse(refusal, CLOSE_TOO_MANY)
                 return
             self.anonymous_place = True
         self.table = await _load_table(route)

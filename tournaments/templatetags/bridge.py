@@ -251,3 +251,44 @@ def round_clock(tournament, round, now: datetime | None = None, compact: bool = 
         "remaining": _mmss((deadline - now).total_seconds()) if deadline else "",
         "compact": compact,
     }
+
+
+def bridge_words() -> dict[str, str]:
+    """The words of a board every script that draws one shows (the table page, a
+    broadcast), in the reader's language: seats, suits, calls, vulnerability, the board."""
+    from django.utils.translation import gettext, pgettext
+
+    return {
+        "N": pgettext("seat", "North"),
+        "E": pgettext("seat", "East"),
+        "S": pgettext("seat", "South"),
+        "W": pgettext("seat", "West"),
+        "seat_N": pgettext("seat initial", "N"),
+        "seat_E": pgettext("seat initial", "E"),
+        "seat_S": pgettext("seat initial", "S"),
+        "seat_W": pgettext("seat initial", "W"),
+        "suit_S": gettext("spades"),
+        "suit_H": gettext("hearts"),
+        "suit_D": gettext("diamonds"),
+        "suit_C": gettext("clubs"),
+        "suit_N": gettext("no trump"),
+        "NT": pgettext("strain", "NT"),
+        "pass": pgettext("call", "Pass"),
+        "double": pgettext("call", "Double"),
+        "redouble": pgettext("call", "Redouble"),
+        "pass_short": pgettext("call, short", "Pass"),
+        "double_short": pgettext("call, short", "X"),
+        "redouble_short": pgettext("call, short", "XX"),
+        "alert": gettext("Alert"),
+        "alerted": gettext("alerted"),
+        "dealer": gettext("Dealer"),
+        "dealer_mark": pgettext("dealer, one letter", "D"),
+        "vul": gettext("Vulnerable"),
+        "vul_None": gettext("None vulnerable"),
+        "vul_NS": gettext("N-S vulnerable"),
+        "vul_EW": gettext("E-W vulnerable"),
+        "vul_Both": gettext("Both vulnerable"),
+        "board": gettext("Board %(n)s"),
+        "auction": gettext("Auction"),
+        "passed_out": gettext("Passed out"),
+    }

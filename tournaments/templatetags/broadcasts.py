@@ -9,44 +9,15 @@ from django import template
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from .bridge import bridge_words
+
 register = template.Library()
 
 
 @register.simple_tag
 def broadcast_strings() -> dict[str, str]:
     return {
-        "N": pgettext("seat", "North"),
-        "E": pgettext("seat", "East"),
-        "S": pgettext("seat", "South"),
-        "W": pgettext("seat", "West"),
-        "seat_N": pgettext("seat initial", "N"),
-        "seat_E": pgettext("seat initial", "E"),
-        "seat_S": pgettext("seat initial", "S"),
-        "seat_W": pgettext("seat initial", "W"),
-        "suit_S": _("spades"),
-        "suit_H": _("hearts"),
-        "suit_D": _("diamonds"),
-        "suit_C": _("clubs"),
-        "suit_N": _("no trump"),
-        "NT": pgettext("strain", "NT"),
-        "pass": pgettext("call", "Pass"),
-        "double": pgettext("call", "Double"),
-        "redouble": pgettext("call", "Redouble"),
-        "pass_short": pgettext("call, short", "Pass"),
-        "double_short": pgettext("call, short", "X"),
-        "redouble_short": pgettext("call, short", "XX"),
-        "alert": _("Alert"),
-        "alerted": _("alerted"),
-        "dealer": _("Dealer"),
-        "dealer_mark": pgettext("dealer, one letter", "D"),
-        "vul": _("Vulnerable"),
-        "vul_None": _("None vulnerable"),
-        "vul_NS": _("N-S vulnerable"),
-        "vul_EW": _("E-W vulnerable"),
-        "vul_Both": _("Both vulnerable"),
-        "board": _("Board %(n)s"),
-        "auction": _("Auction"),
-        "passed_out": _("Passed out"),
+        **bridge_words(),
         "ns": _("NS"),
         "ew": _("EW"),
         "room_open": _("Open room"),

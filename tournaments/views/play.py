@@ -26,6 +26,7 @@ from ..errors import NotAllowed, NotFound
 from ..models import PlayMode, Round, RoundStatus, Table, Tournament, TournamentStatus
 from ..selectors import table_seats, table_server
 from ..services import table_play
+from ..templatetags.bridge import bridge_words
 from ..templatetags.players import player_name
 from .format_pages import pages_of
 
@@ -33,37 +34,8 @@ from .format_pages import pages_of
 def _strings() -> dict[str, str]:
     """Every word the script shows, in the reader's language."""
     return {
-        "N": pgettext("seat", "North"),
-        "E": pgettext("seat", "East"),
-        "S": pgettext("seat", "South"),
-        "W": pgettext("seat", "West"),
-        "seat_N": pgettext("seat initial", "N"),
-        "seat_E": pgettext("seat initial", "E"),
-        "seat_S": pgettext("seat initial", "S"),
-        "seat_W": pgettext("seat initial", "W"),
-        "suit_S": _("spades"),
-        "suit_H": _("hearts"),
-        "suit_D": _("diamonds"),
-        "suit_C": _("clubs"),
-        "suit_N": _("no trump"),
-        "NT": pgettext("strain", "NT"),
-        "pass": pgettext("call", "Pass"),
-        "double": pgettext("call", "Double"),
-        "redouble": pgettext("call", "Redouble"),
-        "pass_short": pgettext("call, short", "Pass"),
-        "double_short": pgettext("call, short", "X"),
-        "redouble_short": pgettext("call, short", "XX"),
-        "alert": _("Alert"),
+        **bridge_words(),
         "alert_placeholder": _("Explain your call to the opponents (optional)"),
-        "alerted": _("alerted"),
-        "dealer": _("Dealer"),
-        "dealer_mark": pgettext("dealer, one letter", "D"),
-        "vul": _("Vulnerable"),
-        "vul_None": _("None vulnerable"),
-        "vul_NS": _("N-S vulnerable"),
-        "vul_EW": _("E-W vulnerable"),
-        "vul_Both": _("Both vulnerable"),
-        "board": _("Board %(n)s"),
         "contract": _("Contract"),
         "declarer": _("Declarer"),
         "by": _("%(contract)s by %(seat)s"),

@@ -9,13 +9,12 @@ from typing import Any
 
 from django.http import HttpResponse
 from django.utils.translation import gettext as _
-from ninja import Field, File, Form, Router, Schema
+from ninja import Field, File, Form, Router, Schema, Status
 from ninja.files import UploadedFile
 
 from ..errors import NotFound
 from ..exports import lin
 from ..models import ImportedMatch, Match, player_name
-from ..selectors import imported_matches as reads
 from ..services import vugraph_import
 from . import lookups
 from .errors import write
@@ -143,8 +142,7 @@ def import_lin(
     item = vugraph_import.import_lin_file(
         by=request.auth, data=data, policy=policy, title=title or None
     )
-    item.imported_by = request.auth
-    return 201, _imported(item)
+    return Status(201, _imported(item))
 
 
 @router.get(
@@ -157,6 +155,3 @@ def get_import(request, import_id: int):
     if item is None:
         raise NotFound(_("No such imported match."))
     return _imported(item)
-
-
-__all__ = ["router", "reads"]

@@ -1655,3 +1655,50 @@ class BroadcastComment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.broadcast_id} {self.at:%H:%M:%S} {self.text[:40]}"
+
+
+# --- Vugraph: LIN files imported as finished matches (RULES 12) -------------------------
+
+
+class ImportPolicy(models.TextChoices):
+    STRICT = "strict", _("Strict: refuse the file at its first bad room")
+    LENIENT = "lenient", _("Lenient: import it and mark the bad rooms")
+
+
+class ImportedMatch(models.Model):
+    """A vugraph LIN file imported as a finished match (RULES 12), written by
+    `services.vugraph_import` only. ``text`` is the file as uploaded (decoded as
+    `vugraph.read_lin_bytes` decodes it), so it can always be read again; ``outcome`` is
+    what its replay gave: each board's rooms (accepted, or refused with the kind and the
+    reason), the IMPs and the score (`services.vugraph_import.outcome_json`)."""
+
+    title = models.CharField(_("title"), max_length=200)
+    segment = models.CharField(_("segment"), max_length=100, blank=True)
+    home_team = models.CharField(_("team 1"), max_length=100)
+    away_team = models.CharField(_("team 2"), max_length=100)
+    home_carry_over = models.DecimalField(
+        _("team 1 carry-over"), max_digits=8, decimal_places=2, default=0
+    )
+    away_carry_over = models.DecimalField(
+        _("team 2 carry-over"), max_digits=8, decimal_places=2, default=0
+    )
+    text = models.TextField(_("LIN file"))
+    policy = models.CharField(_("policy"), max_length=8, choices=ImportPolicy.choices)
+    outcome = models.JSONField(_("outcome"))
+    imported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    imported_at = models.DateTimeField(_("imported at"))
+
+    class Meta:
+        ordering = ["-imported_at", "-id"]
+        verbose_name = _("imported match")
+        verbose_name_plural = _("imported matches")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(policy__in=["strict", "lenient"]), name="importedmatch_policy"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.title} {self.segment}: {self.home_team} – {self.away_team}"

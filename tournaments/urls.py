@@ -4,7 +4,7 @@ from django.templatetags.static import static
 from django.urls import path
 
 from . import converters, views  # noqa: F401  (converters: registers `<id:…>`)
-from .views import broadcasts, console, console_ladder, ladder, matches, movement, teams
+from .views import broadcasts, console, console_ladder, ladder, matches, movement, teams, vugraph
 
 # Row numbers in URLs are `<id:…>`: digits that fit a 64-bit integer, any other is a 404.
 
@@ -50,6 +50,13 @@ urlpatterns = [
     path("t/<id:tournament_id>/results/", views.results, name="results"),
     path("t/<id:tournament_id>/boards/<id:number>/", views.board, name="board"),
     path("t/<id:tournament_id>/matches/<id:match_id>/", matches.match, name="match"),
+    # Vugraph LIN (RULES 12): a match's two rooms, one table's boards, once public
+    path("t/<id:tournament_id>/matches/<id:match_id>.lin", vugraph.match_lin, name="match_lin"),
+    path(
+        "t/<id:tournament_id>/rounds/<id:round_number>/tables/<id:table_number>.lin",
+        vugraph.table_lin,
+        name="table_lin",
+    ),
     path("t/<id:tournament_id>/pairs/<id:pair_id>/", views.pair, name="pair"),
     path("t/<id:tournament_id>/pairs/<id:pair_id>/card/", views.score_card, name="score_card"),
     path(
@@ -161,6 +168,11 @@ urlpatterns = [
         broadcasts.comment,
         name="broadcast_comment",
     ),
+    # Vugraph LIN files imported as finished matches (RULES 12)
+    path("vugraph/", vugraph.imported_list, name="vugraph_list"),
+    path("vugraph/import/", vugraph.import_lin, name="vugraph_import"),
+    path("vugraph/<id:match_id>/", vugraph.imported_match, name="vugraph_match"),
+    path("vugraph/<id:match_id>.lin", vugraph.imported_match_lin, name="vugraph_match_lin"),
     # The director's console (staff): one page per tournament
     path("console/", console.index, name="console_index"),
     path("console/new/", console.new_tournament, name="console_new"),

@@ -12,6 +12,7 @@ from .movements import router as movements_router
 from .play import router as play_router
 from .settings_change import router as settings_router
 from .teams import router as teams_router
+from .vugraph import router as vugraph_router
 
 api = NinjaAPI(
     title="Swiss pairs director API",
@@ -39,6 +40,7 @@ api.add_router("/", movements_router)
 api.add_router("/", teams_router)
 api.add_router("/", ladder_router)
 api.add_router("/", broadcasts_router)
+api.add_router("/", vugraph_router)
 
 
 @api.get("/docs/assets/{name}", include_in_schema=False, url_name="docs-asset")

@@ -157,6 +157,8 @@ function winners(play, contract) {
 }
 
 function resultText(view) {
+  // A room of an imported file that the rules of play refused (RULES 12.1): why.
+  if (view.refused) return { text: S.refused, reason: view.refused.reason, score: null };
   const stored = view.stored_result;
   const result = stored || view.result;
   if (!result) return { text: S.not_finished, score: null };
@@ -173,6 +175,7 @@ function resultText(view) {
 
 function resultNode(view, long = false) {
   const r = resultText(view);
+  if (r.reason) return h("span", { class: "bc-refused", title: r.reason }, long ? fmt(S.refused_because, { reason: r.reason }) : r.text);
   if (!r.contract) return h("span", {}, r.text);
   if (long) {
     const parts = fmt(S.made, { contract: "\u0000", seat: S[r.declarer] || r.declarer || "", tricks: r.tricks ?? "" }).split("\u0000");
@@ -343,7 +346,7 @@ function drawRoom(room, board) {
   const view = board.rooms[room.key] || {};
   const section = h("section", { class: "bc-room", "data-room": room.key, "aria-label": roomLabel(room) });
   const title = h("h2", { class: "bc-room-title" }, roomLabel(room),
-    room.key !== "table" ? h("span", { class: "muted" }, " · ", fmt(S.table_n, { t: room.table })) : null);
+    room.key !== "table" && room.table ? h("span", { class: "muted" }, " · ", fmt(S.table_n, { t: room.table })) : null);
   section.append(title);
   if (!board.released) {
     section.classList.add("pending");

@@ -65,6 +65,8 @@ def broadcast_strings() -> dict[str, str]:
         "made": _("%(contract)s by %(seat)s, %(tricks)s tricks"),
         "adjusted": _("Adjusted score"),
         "not_finished": _("Not finished"),
+        "refused": _("Refused"),
+        "refused_because": _("Refused by the rules of play: %(reason)s"),
         "commentary": _("Commentary"),
         "no_comments": _("No commentary yet."),
         "comment_label": _("Add a line of commentary"),

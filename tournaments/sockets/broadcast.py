@@ -5,8 +5,9 @@ What a spectator is sent is `selectors.broadcasts.snapshot`, the same for every 
 so each server process reads it at most once a second per broadcast and every socket of
 the process shares it (`_Snapshots`): two thousand spectators cost the database what one
 does, and a busy broadcast never queues behind the players' tables for a read. The group's
-messages carry no card: how far a room has come, and when a board may be shown; each
-socket shows it at that time from the shared snapshot.
+messages carry no card: how far a room has come, and when a board may be shown. Each
+process's spectators of a broadcast share one member of its group (`_Hub`), which shows a
+board at its time from the shared snapshot to every local socket, a slice at a time.
 
 Messages to the client (JSON):
     {"type": "snapshot", "broadcast": {…}, "spectators": n}   on opening, and after a
@@ -108,7 +109,9 @@ class _Shared:
     def __init__(self, read_at: datetime, snapshot: dict) -> None:
         self.read_at = read_at
         self.snapshot = snapshot
+        # Compared by the hub's re-read: `at` changes at every read, the rest only with news.
         self.text = json.dumps(snapshot, separators=(",", ":"))
+        self.news = json.dumps({**snapshot, "at": None}, separators=(",", ":"))
         self._released: dict[int, str] = {}
 
     def released_text(self, line: dict) -> str:
@@ -149,20 +152,155 @@ class _Snapshots:
 
 SNAPSHOTS = _Snapshots()
 
+# A fan-out lets the loop serve other sockets (the players' tables) after this many sends.
+SENDS_BETWEEN_YIELDS = 64
+
+
+class _Hub:
+    """This process's spectators of one broadcast. The hub, not each socket, is in the
+    broadcast's group: a group message is received and decoded once per process, encoded
+    once, and handed to every local socket a slice at a time, so a thousand spectators
+    cost a busy process one message's work plus a thousand writes, yielding to the
+    players' tables between slices. The spectators' number and the periodic re-read are
+    the hub's too: one read per process, not one per socket."""
+
+    def __init__(self, broadcast_id: int, layer) -> None:
+        self.broadcast_id = broadcast_id
+        self.layer = layer
+        self.sockets: set[BroadcastConsumer] = set()
+        self.channel = ""
+        self.listening: asyncio.Task | None = None
+        self.ticking: asyncio.Task | None = None
+        self.timers: dict[int, asyncio.TimerHandle] = {}
+        self.spectators = 0
+        self.last_news = ""
+
+    async def join(self, socket: BroadcastConsumer) -> None:
+        self.sockets.add(socket)
+        if self.listening is None:
+            self.channel = await self.layer.new_channel()
+            await self.layer.group_add(broadcast_group(self.broadcast_id), self.channel)
+            self.listening = asyncio.ensure_future(self.listen())
+            self.ticking = asyncio.ensure_future(self.tick())
+
+    async def leave(self, socket: BroadcastConsumer) -> None:
+        self.sockets.discard(socket)
+        if self.sockets or self.listening is None:
+            return
+        for task in (self.listening, self.ticking):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+        self.listening = self.ticking = None
+        for timer in self.timers.values():
+            timer.cancel()
+        self.timers = {}
+        await self.layer.group_discard(broadcast_group(self.broadcast_id), self.channel)
+        HUBS.pop(self.broadcast_id, None)
+
+    async def listen(self) -> None:
+        while True:
+            message = await self.layer.receive(self.channel)
+            try:
+                await self.dispatch(message)
+            except Exception:
+                logger.exception("broadcast %s: could not fan out", self.broadcast_id)
+
+    async def dispatch(self, message: dict) -> None:
+        kind = message.get("type")
+        if kind == "broadcast.progress":
+            await self.fan_out(
+                json.dumps(
+                    {
+                        "type": "progress",
+                        "table_id": message["table_id"],
+                        "board": message["board"],
+                        "progress": message["progress"],
+                    },
+                    separators=(",", ":"),
+                )
+            )
+        elif kind == "broadcast.comment":
+            await self.fan_out(
+                json.dumps(
+                    {"type": "comment", "comment": message["comment"]}, separators=(",", ":")
+                )
+            )
+        elif kind == "broadcast.release":
+            self.schedule(parse_datetime(message["release_at"]), int(message["board"]))
+        elif kind == "broadcast.reload":
+            shared = await SNAPSHOTS.get(
+                self.broadcast_id, not_before=parse_datetime(message["at"])
+            )
+            await self.each(lambda socket: socket.take_snapshot(shared))
+
+    def schedule(self, at: datetime | None, board: int) -> None:
+        if at is None:
+            return
+        if board in self.timers:
+            self.timers[board].cancel()
+        wait = max(0.0, (at - timezone.now()).total_seconds())
+        self.timers[board] = asyncio.get_running_loop().call_later(
+            wait, lambda: asyncio.ensure_future(self.release(board, at))
+        )
+
+    async def release(self, board: int, at: datetime) -> None:
+        self.timers.pop(board, None)
+        shared = await SNAPSHOTS.get(self.broadcast_id, not_before=at)
+        await self.each(lambda socket: socket.show_released(shared))
+
+    async def fan_out(self, text: str) -> None:
+        await self.each(lambda socket: socket.send(text_data=text))
+
+    async def each(self, send) -> None:
+        for count, socket in enumerate(list(self.sockets), 1):
+            if socket.closing or socket not in self.sockets:
+                continue
+            try:
+                await send(socket)
+            except Exception:
+                logger.debug("broadcast: a spectator's socket went away", exc_info=True)
+            if count % SENDS_BETWEEN_YIELDS == 0:
+                await asyncio.sleep(0)
+
+    async def tick(self) -> None:
+        """The spectators' number when it changed (every SPECTATORS_SECONDS), and the
+        broadcast read again every RESYNC_SECONDS, sent only if it changed (a board a
+        director's result released, a delay that ran out)."""
+        resync_at = time.monotonic() + RESYNC_SECONDS
+        while True:
+            await asyncio.sleep(SPECTATORS_SECONDS * random.uniform(0.75, 1.25))
+            count = await _count(self.broadcast_id, 0)
+            if count != self.spectators:
+                self.spectators = count
+                await self.fan_out(f'{{"type":"spectators","count":{int(count)}}}')
+            if time.monotonic() >= resync_at:
+                resync_at = time.monotonic() + RESYNC_SECONDS
+                shared = await SNAPSHOTS.get(self.broadcast_id, not_before=timezone.now())
+                if shared is None or shared.news != self.last_news:
+                    await self.each(lambda socket, shared=shared: socket.take_snapshot(shared))
+
+
+HUBS: dict[int, _Hub] = {}
+
+
+def hub_of(broadcast_id: int, layer) -> _Hub:
+    hub = HUBS.get(broadcast_id)
+    if hub is None:
+        hub = HUBS[broadcast_id] = _Hub(broadcast_id, layer)
+    return hub
+
 
 class BroadcastConsumer(AsyncJsonWebsocketConsumer):
     broadcast_id = 0
-    joined = False
+    hub: _Hub | None = None
     counted = False
     anonymous_place = False
     closing = False
     address = ""
-    ticker: asyncio.Task | None = None
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.release_timers: dict[int, asyncio.TimerHandle] = {}
-        self.spectators = -1
+        self.release_timer: asyncio.TimerHandle | None = None
         self.shown: set[int] = set()  # the boards this socket has been shown
 
     @property
@@ -197,29 +335,23 @@ class BroadcastConsumer(AsyncJsonWebsocketConsumer):
                 await self.refuse(_("No such broadcast."), CLOSE_NOT_FOUND)
             return
         # Joined before the snapshot is read: what happens in between arrives after it.
-        await self.channel_layer.group_add(broadcast_group(self.broadcast_id), self.channel_name)
-        self.joined = True
+        self.hub = hub_of(self.broadcast_id, self.channel_layer)
+        await self.hub.join(self)
         self.counted = True
-        self.spectators = await _count(self.broadcast_id, +1)
-        if not await self.send_snapshot():
-            return
-        self.ticker = asyncio.ensure_future(self.tick())
+        spectators = await _count(self.broadcast_id, +1)
+        shared = await SNAPSHOTS.get(self.broadcast_id)
+        await self.take_snapshot(shared, spectators=spectators)
 
     async def disconnect(self, code):
         await self.leave()
 
     async def leave(self):
-        for timer in self.release_timers.values():
-            timer.cancel()
-        self.release_timers = {}
-        if self.ticker is not None and self.ticker is not asyncio.current_task():
-            self.ticker.cancel()
-        self.ticker = None
-        if self.joined:
-            self.joined = False
-            await self.channel_layer.group_discard(
-                broadcast_group(self.broadcast_id), self.channel_name
-            )
+        if self.release_timer is not None:
+            self.release_timer.cancel()
+            self.release_timer = None
+        if self.hub is not None:
+            hub, self.hub = self.hub, None
+            await hub.leave(self)
         if self.counted:
             self.counted = False
             await _count(self.broadcast_id, -1)
@@ -238,39 +370,43 @@ class BroadcastConsumer(AsyncJsonWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         return  # spectators only watch
 
-    async def send_snapshot(self, *, not_before: datetime | None = None) -> bool:
-        shared = await SNAPSHOTS.get(self.broadcast_id, not_before=not_before)
+    async def take_snapshot(self, shared: _Shared | None, *, spectators: int | None = None):
+        """The whole broadcast (on opening, after a reload, when the re-read changed)."""
         if shared is None:
             await self.refuse(_("This broadcast has ended."), CLOSE_NOT_FOUND)
-            return False
+            return
+        if self.hub is not None:
+            self.hub.last_news = shared.news
+            if spectators is None:
+                spectators = self.hub.spectators
         await self.send(
-            text_data=f'{{"type":"snapshot","spectators":{int(self.spectators)},'
+            text_data=f'{{"type":"snapshot","spectators":{int(spectators or 0)},'
             f'"broadcast":{shared.text}}}'
         )
         self.shown = {line["number"] for line in shared.snapshot["boards"] if line["released"]}
-        self.schedule_release(shared.snapshot.get("next_release_at"))
-        return True
+        self.schedule_next(shared.snapshot.get("next_release_at"))
 
-    def schedule_release(self, when: str | None, board: int = 0) -> None:
-        """Show what is due at `when` (an ISO time) then: a board, or a snapshot's next."""
+    def schedule_next(self, when: str | None) -> None:
+        """A board held back by the broadcast's delay: shown from a snapshot read then."""
+        if self.release_timer is not None:
+            self.release_timer.cancel()
+            self.release_timer = None
         at = parse_datetime(when) if when else None
         if at is None:
             return
-        if board in self.release_timers:
-            self.release_timers[board].cancel()
         wait = max(0.0, (at - timezone.now()).total_seconds())
-        loop = asyncio.get_running_loop()
-        self.release_timers[board] = loop.call_later(
-            wait,
-            lambda: asyncio.ensure_future(self.release(board, at)),
+
+        async def due() -> None:
+            self.release_timer = None
+            if not self.closing:
+                await self.show_released(await SNAPSHOTS.get(self.broadcast_id, not_before=at))
+
+        self.release_timer = asyncio.get_running_loop().call_later(
+            wait, lambda: asyncio.ensure_future(due())
         )
 
-    async def release(self, board: int, at: datetime):
-        """Show every board released by `at` that this socket has not been shown."""
-        self.release_timers.pop(board, None)
-        if self.closing:
-            return
-        shared = await SNAPSHOTS.get(self.broadcast_id, not_before=at)
+    async def show_released(self, shared: _Shared | None):
+        """Every board released in `shared` that this socket has not been shown."""
         if shared is None:
             await self.refuse(_("This broadcast has ended."), CLOSE_NOT_FOUND)
             return
@@ -278,41 +414,4 @@ class BroadcastConsumer(AsyncJsonWebsocketConsumer):
             if line["released"] and line["number"] not in self.shown:
                 self.shown.add(line["number"])
                 await self.send(text_data=shared.released_text(line))
-        self.schedule_release(shared.snapshot.get("next_release_at"))
-
-    async def tick(self):
-        """The spectators' number when it changed, and a fresh snapshot now and then."""
-        resync_at = time.monotonic() + RESYNC_SECONDS * random.uniform(0.75, 1.0)
-        while not self.closing:
-            await asyncio.sleep(SPECTATORS_SECONDS * random.uniform(0.75, 1.25))
-            count = await _count(self.broadcast_id, 0)
-            if count != self.spectators:
-                self.spectators = count
-                await self.send_json({"type": "spectators", "count": count})
-            if time.monotonic() >= resync_at:
-                resync_at = time.monotonic() + RESYNC_SECONDS
-                if not await self.send_snapshot():
-                    return
-
-    # The group's messages (`announcements`) ----------------------------------------
-
-    async def broadcast_progress(self, event):
-        await self.send_json(
-            {
-                "type": "progress",
-                "table_id": event["table_id"],
-                "board": event["board"],
-                "progress": event["progress"],
-            }
-        )
-
-    async def broadcast_release(self, event):
-        self.schedule_release(event["release_at"], int(event["board"]))
-
-    async def broadcast_comment(self, event):
-        await self.send_json({"type": "comment", "comment": event["comment"]})
-
-    async def broadcast_reload(self, event):
-        # Every socket of the process asks for a snapshot read after the same moment,
-        # so they share one read.
-        await self.send_snapshot(not_before=parse_datetime(event["at"]))
+        self.schedule_next(shared.snapshot.get("next_release_at"))

@@ -11,6 +11,7 @@ from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
+from channels.layers import get_channel_layer
 from django.utils import timezone
 
 from teams.match import board_imps
@@ -248,6 +249,9 @@ def test_spectators_see_a_board_only_once_both_rooms_finished_it_and_players_see
             seen[key] = []
             await _drain(socket, seen[key])
             assert seen[key][0]["type"] == "snapshot"
+        # The process's spectators share one member of the broadcast's group (the hub):
+        # a group message is received once per process, not once per spectator.
+        assert len(get_channel_layer().groups.get(f"broadcast-{item.pk}", {})) == 1
         # The open room plays board 1 and 2, the closed room only board 1.
         await sync_to_async(_play_to_the_end)(open_room, 1, "1H")
         await sync_to_async(_play_to_the_end)(closed_room, 1, "1S")
@@ -264,6 +268,7 @@ def test_spectators_see_a_board_only_once_both_rooms_finished_it_and_players_see
         for key, socket in spectators.items():
             await _drain(socket, seen[key])
             await socket.disconnect()
+        assert not get_channel_layer().groups.get(f"broadcast-{item.pk}")  # the last one left
         return seen, behind
 
     seen, behind = async_to_sync(scenario)()

@@ -153,7 +153,10 @@ class _Snapshots:
 SNAPSHOTS = _Snapshots()
 
 # A fan-out lets the loop serve other sockets (the players' tables) after this many sends.
-SENDS_BETWEEN_YIELDS = 64
+SENDS_BETWEEN_YIELDS = 16
+# A room's progress reaches the spectators at most this often: the latest of each room
+# then, so two rooms finishing tricks together make one fan-out, not two.
+PROGRESS_SECONDS = 0.5
 
 
 class _Hub:
@@ -174,6 +177,8 @@ class _Hub:
         self.timers: dict[int, asyncio.TimerHandle] = {}
         self.spectators = 0
         self.last_news = ""
+        self.progress: dict[int, str] = {}  # room's table id -> its latest progress message
+        self.progress_flush: asyncio.TimerHandle | None = None
 
     async def join(self, socket: BroadcastConsumer) -> None:
         self.sockets.add(socket)
@@ -191,9 +196,10 @@ class _Hub:
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
         self.listening = self.ticking = None
-        for timer in self.timers.values():
-            timer.cancel()
-        self.timers = {}
+        for timer in [*self.timers.values(), self.progress_flush]:
+            if timer is not None:
+                timer.cancel()
+        self.timers, self.progress_flush = {}, None
         await self.layer.group_discard(broadcast_group(self.broadcast_id), self.channel)
         HUBS.pop(self.broadcast_id, None)
 
@@ -208,17 +214,19 @@ class _Hub:
     async def dispatch(self, message: dict) -> None:
         kind = message.get("type")
         if kind == "broadcast.progress":
-            await self.fan_out(
-                json.dumps(
-                    {
-                        "type": "progress",
-                        "table_id": message["table_id"],
-                        "board": message["board"],
-                        "progress": message["progress"],
-                    },
-                    separators=(",", ":"),
-                )
+            self.progress[message["table_id"]] = json.dumps(
+                {
+                    "type": "progress",
+                    "table_id": message["table_id"],
+                    "board": message["board"],
+                    "progress": message["progress"],
+                },
+                separators=(",", ":"),
             )
+            if self.progress_flush is None:
+                self.progress_flush = asyncio.get_running_loop().call_later(
+                    PROGRESS_SECONDS, lambda: asyncio.ensure_future(self.send_progress())
+                )
         elif kind == "broadcast.comment":
             await self.fan_out(
                 json.dumps(
@@ -247,6 +255,12 @@ class _Hub:
         self.timers.pop(board, None)
         shared = await SNAPSHOTS.get(self.broadcast_id, not_before=at)
         await self.each(lambda socket: socket.show_released(shared))
+
+    async def send_progress(self) -> None:
+        self.progress_flush = None
+        pending, self.progress = self.progress, {}
+        for text in pending.values():
+            await self.fan_out(text)
 
     async def fan_out(self, text: str) -> None:
         await self.each(lambda socket: socket.send(text_data=text))

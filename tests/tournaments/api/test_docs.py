@@ -73,6 +73,11 @@ def test_openapi_schema_lists_every_operation():
         ("GET", base + "/team-standings"),
         # A broadcast's snapshot (RULES 12, Vugraph).
         ("GET", "/api/v1/broadcasts/{broadcast_id}"),
+        # Vugraph LIN (RULES 12.1): a match's and a table's file, import one, read one.
+        ("GET", base + "/matches/{match_id}/export.lin"),
+        ("GET", base + "/rounds/{number}/tables/{table}/export.lin"),
+        ("POST", "/api/v1/vugraph/imports"),
+        ("GET", "/api/v1/vugraph/imports/{import_id}"),
     }
     put = schema["paths"][base + "/rounds/{number}/tables/{table}/boards/{board}"]["put"]
     assert put["security"] == [{"TokenAuth": []}]
@@ -159,7 +164,7 @@ def test_swagger_ui_renders_without_the_internet(live_server):
         # 14, + the online play's 3 (view, actions, swap) + PATCH scoring-settings and
         # schedule (issue 14.2) + GET and PUT movement (issue 25) + a team event's 8
         # registration operations and 3 reads (issue 26) + the ladder's 5 (issue 26)
-        assert page.locator(".swagger-ui .opblock").count() == 39
+        assert page.locator(".swagger-ui .opblock").count() == 43
         assert "Swiss pairs director API" in page.locator(".swagger-ui .title").inner_text()
         shot(page, "api-docs")
     assert outside == []

@@ -22,7 +22,7 @@ from tournaments.models import (
     TeamMember,
     Tournament,
 )
-from tournaments.services import setup
+from tournaments.services import clock, setup
 
 MINUTE = timedelta(minutes=1)
 ROUND = 20 * MINUTE
@@ -120,3 +120,29 @@ def opponents(tournament: Tournament) -> list[frozenset[int]]:
             round__tournament=tournament, away__isnull=False
         ).values_list("home_id", "away_id")
     ]
+
+
+def two_team_event(
+    *, organiser, name: str, boards: int, play: str = "online", open_now: bool = False
+) -> Tournament:
+    """A one-round event of two registered teams (one match, both rooms) made by the setup
+    service, starting a second ago with a 60-minute round; `open_now`: the clock seats and
+    opens it now."""
+    now = timezone.now()
+    event = setup.create_tournament(
+        by=organiser,
+        now=now - timedelta(days=1),
+        name=name,
+        registration_opens_at=now - timedelta(days=1),
+        start_at=now - timedelta(seconds=1),
+        rounds=1,
+        boards_per_round=boards,
+        round_minutes=60,
+        play=play,
+        contestants="teams",
+    )
+    for number in (1, 2):
+        add_team(event, number, at=now - timedelta(minutes=10))
+    if open_now:
+        clock.advance(now=now)
+    return event

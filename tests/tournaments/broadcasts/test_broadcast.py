@@ -16,34 +16,19 @@ from django.utils import timezone
 
 from teams.match import board_imps
 from tests.support.online_ws import cards_in, connect, dealt_hands, seated_users, session_cookie
-from tests.support.team_events import add_team
+from tests.support.team_events import two_team_event
 from tests.tournaments.test_who_sees_what import _play_to_the_end
 from tournaments import visibility
 from tournaments.errors import NotFound, PermissionRequired, ServiceError
 from tournaments.models import BoardResult, Broadcast, BroadcastComment
 from tournaments.selectors import broadcasts as reads
-from tournaments.services import broadcasts, clock, setup
+from tournaments.services import broadcasts, clock
 
 BOARDS = 3
 
 
 def _team_event(organiser, *, name="Broadcast", play="online"):
-    now = timezone.now()
-    event = setup.create_tournament(
-        by=organiser,
-        now=now - timedelta(days=1),
-        name=name,
-        registration_opens_at=now - timedelta(days=1),
-        start_at=now - timedelta(seconds=1),
-        rounds=1,
-        boards_per_round=BOARDS,
-        round_minutes=60,
-        play=play,
-        contestants="teams",
-    )
-    for number in (1, 2):
-        add_team(event, number, at=now - timedelta(minutes=10))
-    return event
+    return two_team_event(organiser=organiser, name=name, boards=BOARDS, play=play)
 
 
 def _snapshot(item, now=None):

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
 from tests.support.online_ws import (
     board_path,
@@ -25,32 +23,16 @@ from tests.support.online_ws import (
     seated_users,
     session_cookie,
 )
-from tests.support.team_events import add_team
+from tests.support.team_events import two_team_event
 from tests.tournaments.test_who_sees_what import _play_to_the_end
 from tournaments.models import BoardResult, Match, PlayAction, Round
-from tournaments.services import clock, setup
 
 BOARDS = 4
 
 
 @pytest.fixture
 def match(organiser, db):
-    now = timezone.now()
-    event = setup.create_tournament(
-        by=organiser,
-        now=now - timedelta(days=1),
-        name="Two rooms",
-        registration_opens_at=now - timedelta(days=1),
-        start_at=now - timedelta(seconds=1),
-        rounds=1,
-        boards_per_round=BOARDS,
-        round_minutes=60,
-        play="online",
-        contestants="teams",
-    )
-    for number in (1, 2):
-        add_team(event, number, at=now - timedelta(minutes=10))
-    clock.advance(now=now)
+    event = two_team_event(organiser=organiser, name="Two rooms", boards=BOARDS, open_now=True)
     assert Round.objects.get(tournament=event).status == "open"
     return Match.objects.select_related("open_table", "closed_table").get(round__tournament=event)
 

@@ -6,36 +6,20 @@ one pair of each room sitting swapped; the round closed by the director."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
-from django.utils import timezone
 
 from tests.support.online import play_board, players_by_seat, service_player
-from tests.support.team_events import add_team
+from tests.support.team_events import two_team_event
 from tournaments.models import Match, Round
-from tournaments.services import clock, seats, setup
+from tournaments.services import clock, seats
 
 BOARDS = 6
 
 
 def played_match(organiser, director, *, boards: int = BOARDS, carry_over: int = 0) -> Match:
-    now = timezone.now()
-    event = setup.create_tournament(
-        by=organiser,
-        now=now - timedelta(days=1),
-        name="Vugraph, LIN | round trip",
-        registration_opens_at=now - timedelta(days=1),
-        start_at=now - timedelta(seconds=1),
-        rounds=1,
-        boards_per_round=boards,
-        round_minutes=60,
-        play="online",
-        contestants="teams",
+    event = two_team_event(
+        organiser=organiser, name="Vugraph, LIN | round trip", boards=boards, open_now=True
     )
-    for number in (1, 2):
-        add_team(event, number, at=now - timedelta(minutes=10))
-    clock.advance(now=now)
     match = Match.objects.select_related("open_table", "closed_table").get(round__tournament=event)
     # One pair of each room sits swapped: pn must name who sat where.
     seats.swap_seats(table=match.open_table, user=match.open_table.ew_pair.player1)

@@ -43,9 +43,7 @@ def test_a_real_match_uploaded_and_stepped_through_in_both_languages(
             text = viewer.inner_text("body")
             assert "Spain" in text and "France" in text
             # The match's score as the core replays it (BENCHMARKS: Spain 29 – 23 France).
-            assert "29" in viewer.inner_text("#bc-score") and "23" in viewer.inner_text(
-                "#bc-score"
-            )
+            assert "29" in viewer.inner_text("#bc-score") and "23" in viewer.inner_text("#bc-score")
             # Step the first board's open room to its end: all 13 tricks counted.
             room = viewer.locator(".bc-room[data-room='open']")
             room.locator("button[data-step='last']").click()

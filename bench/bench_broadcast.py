@@ -44,6 +44,7 @@ from bench.bench_play import (  # noqa: E402
     seat_jobs,
     start_redis,
     start_uvicorn,
+    stop_servers,
     wait_listening,
 )
 from bench.common import free_port, print_table, record, setup_django  # noqa: E402
@@ -199,13 +200,7 @@ def run(tables: int, spectators: int, window: float, work: Path, redis: str, tok
                 watcher.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 watcher.kill()
-        for server in servers:
-            server.terminate()
-        for server in servers:
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                server.kill()
+        stop_servers(servers)
     checked = check(watch, tournament, seated)
     lat = latencies(watch)
     row = {

@@ -198,6 +198,17 @@ def start_uvicorn(port: int, redis: str, log: Path) -> subprocess.Popen:
     return subprocess.Popen(command, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
 
 
+def stop_servers(servers: list[subprocess.Popen]) -> None:
+    """Ask every server to stop, then wait for each (killed after 20 s)."""
+    for server in servers:
+        server.terminate()
+    for server in servers:
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
 def wait_listening(port: int, process: subprocess.Popen) -> None:
     import socket
 
@@ -503,13 +514,7 @@ def scenario(label, tables, processes, pace, window, work: Path, redis: str, tok
         own = _own_cpu() - own_before
         busy_rss = max(sum(_rss_of(s.pid) for s in servers), idle_rss)
     finally:
-        for server in servers:
-            server.terminate()
-        for server in servers:
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                server.kill()
+        stop_servers(servers)
     checked = check(watch, tournament, seated)
     lat = latencies(watch)
     row = {
@@ -666,13 +671,7 @@ def bell_scenario(tables, processes, play_seconds, work: Path, redis: str, token
             )
         )  # fmt: skip
     finally:
-        for server in servers:
-            server.terminate()
-        for server in servers:
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                server.kill()
+        stop_servers(servers)
     if "sent" not in timing:
         sys.exit("bench_play: the bell did not ring (the close failed: see the log above)")
     arrivals = [

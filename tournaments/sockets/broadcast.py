@@ -130,11 +130,12 @@ class _Snapshots:
 
     def __init__(self) -> None:
         self.kept: dict[int, tuple[float, _Shared | None]] = {}
-        self.locks: dict[int, asyncio.Lock] = {}
+        self.locks: dict[tuple[int, int], asyncio.Lock] = {}
 
     async def get(self, broadcast_id: int, *, not_before: datetime | None = None) -> _Shared | None:
         """A snapshot read at `not_before` or later and at most SNAPSHOT_SECONDS old."""
-        lock = self.locks.setdefault(broadcast_id, asyncio.Lock())
+        # A lock belongs to the loop it first waited on: one per loop and broadcast.
+        lock = self.locks.setdefault(_hub_key(broadcast_id), asyncio.Lock())
         async with lock:
             kept = self.kept.get(broadcast_id)
             if (
@@ -201,7 +202,7 @@ class _Hub:
                 timer.cancel()
         self.timers, self.progress_flush = {}, None
         await self.layer.group_discard(broadcast_group(self.broadcast_id), self.channel)
-        HUBS.pop(self.broadcast_id, None)
+        HUBS.pop(_hub_key(self.broadcast_id), None)
 
     async def listen(self) -> None:
         while True:
@@ -294,13 +295,20 @@ class _Hub:
                     await self.each(lambda socket, shared=shared: socket.take_snapshot(shared))
 
 
-HUBS: dict[int, _Hub] = {}
+# By event loop and broadcast: a hub's tasks, timers and group member live on one loop
+# (a server process has one; a test process makes a loop per test).
+HUBS: dict[tuple[int, int], _Hub] = {}
+
+
+def _hub_key(broadcast_id: int) -> tuple[int, int]:
+    return id(asyncio.get_running_loop()), broadcast_id
 
 
 def hub_of(broadcast_id: int, layer) -> _Hub:
-    hub = HUBS.get(broadcast_id)
+    key = _hub_key(broadcast_id)
+    hub = HUBS.get(key)
     if hub is None:
-        hub = HUBS[broadcast_id] = _Hub(broadcast_id, layer)
+        hub = HUBS[key] = _Hub(broadcast_id, layer)
     return hub
 
 

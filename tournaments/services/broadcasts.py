@@ -109,7 +109,8 @@ def change_delay(*, by, broadcast: Broadcast, delay_minutes: int) -> Broadcast:
     require(by, CHANGE_TOURNAMENT)
     delay = _checked_delay(delay_minutes)
     with transaction.atomic():
-        Broadcast.objects.filter(pk=broadcast.pk).update(delay_minutes=delay)
+        if not Broadcast.objects.filter(pk=broadcast.pk).update(delay_minutes=delay):
+            raise NotFound(_("No such broadcast."))
         broadcast.delay_minutes = delay
         transaction.on_commit(lambda: announcements.broadcast_changed(broadcast_id=broadcast.pk))
     return broadcast

@@ -164,6 +164,11 @@ def test_only_an_organiser_broadcasts_and_a_refusal_changes_nothing(
         broadcasts.end_broadcast(by=staff, broadcast=table)
     broadcasts.end_broadcast(by=organiser, broadcast=table)
     assert list(Broadcast.objects.values_list("pk", flat=True)) == [item.pk]
+    # An ended broadcast is refused, not silently "changed".
+    with pytest.raises(NotFound):
+        broadcasts.change_delay(by=organiser, broadcast=table, delay_minutes=1)
+    with pytest.raises(NotFound):
+        broadcasts.end_broadcast(by=organiser, broadcast=table)
 
 
 @pytest.mark.django_db

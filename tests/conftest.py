@@ -30,6 +30,7 @@ pytest_plugins = [
     "tests.support.online",
     "tests.support.browser.fixtures",
     "tests.support.pages",
+    "tests.support.club",
 ]
 
 

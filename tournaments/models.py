@@ -93,6 +93,9 @@ class Seating(models.TextChoices):
     HOWELL = "howell", _("Howell movement")
     MOVEMENT = "movement", _("A movement given as data")
     ROUND_ROBIN = "round_robin", _("Round robin: every team meets every other once")
+    # The club (RULES 13): a table is formed in the lobby and plays library deals one
+    # after another, each of its sittings a round of its own (`ClubTable`).
+    CLUB = "club", _("The club: free play against the field")
 
 
 class FormatKey(StrEnum):
@@ -102,6 +105,7 @@ class FormatKey(StrEnum):
     SWISS_PAIRS = "swiss_pairs"
     MOVEMENT_PAIRS = "movement_pairs"
     TEAM_MATCHES = "team_matches"
+    CLUB = "club"
 
 
 class TeamScoring(models.TextChoices):
@@ -324,7 +328,8 @@ class Tournament(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(
-                    contestants="pairs", seating__in=("swiss", "mitchell", "howell", "movement")
+                    contestants="pairs",
+                    seating__in=("swiss", "mitchell", "howell", "movement", "club"),
                 )
                 | Q(
                     contestants="teams",
@@ -365,6 +370,8 @@ class Tournament(models.Model):
         per-format registries of the reads, pages and exports look their entry up by it."""
         if self.is_teams:
             return FormatKey.TEAM_MATCHES
+        if self.seating == Seating.CLUB:
+            return FormatKey.CLUB
         if self.seating != Seating.SWISS:
             return FormatKey.MOVEMENT_PAIRS
         return FormatKey.SWISS_PAIRS
@@ -679,6 +686,11 @@ class Board(models.Model):
     # PBN deal string "N:hand hand hand hand"; hidden from players until the round closes.
     deal = models.CharField(_("deal"), max_length=80)
     datum = models.IntegerField(_("datum"), null=True, blank=True)
+    # The library deal this board is at a club table (RULES 13), whose results across
+    # the club's tables are its field; None outside the club.
+    club_deal = models.ForeignKey(
+        "ClubDeal", null=True, blank=True, on_delete=models.CASCADE, related_name="boards"
+    )
     # Double-dummy tricks and par, solved once after the board's round closes, off the
     # request path (tournaments.services.analysis); NULL until then.
     double_dummy = models.JSONField(_("double-dummy analysis"), null=True, blank=True)
@@ -1702,3 +1714,285 @@ class ImportedMatch(models.Model):
 
     def __str__(self) -> str:
         return f"{self.title} {self.segment}: {self.home_team} – {self.away_team}"
+
+
+# -- The club (RULES 13): free play at any hour, scored against the field ---------------
+
+
+class ClubSystem(models.TextChoices):
+    """How a club table's boards are scored (RULES 13): each system has its own library
+    and field every week. Duplicate and full field are the members'; handicap is open."""
+
+    DUPLICATE = "duplicate", _("Duplicate (scores fixed once given)")
+    FULL_FIELD_IMPS = "full_field_imps", _("Full field, IMPs")
+    FULL_FIELD_MP = "full_field_mp", _("Full field, matchpoints")
+    HANDICAP = "handicap", _("Handicap (against the high-card points)")
+
+
+class ClubWeek(models.Model):
+    """One week of the club: Monday 00:00 to the next, in the site's time zone. Its
+    libraries are drawn when it opens; the clock closes it once (the full-field scores
+    final, the next week's libraries drawn)."""
+
+    starts_at = models.DateTimeField(_("starts at"), unique=True)
+    ends_at = models.DateTimeField(_("ends at"))
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-starts_at"]
+        verbose_name = _("club week")
+        verbose_name_plural = _("club weeks")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_at__gt=models.F("starts_at")), name="clubweek_ends_after_start"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{_('Club week')} {self.starts_at:%Y-%m-%d}"
+
+
+class ClubField(models.Model):
+    """One system's play in one week: its library of deals and the event its tables play
+    in (a `Tournament` of the club's format, one round a table: the play server's)."""
+
+    week = models.ForeignKey(ClubWeek, on_delete=models.CASCADE, related_name="fields")
+    system = models.CharField(_("system"), max_length=16, choices=ClubSystem.choices)
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, related_name="club_field"
+    )
+
+    class Meta:
+        ordering = ["week", "system"]
+        verbose_name = _("club field")
+        verbose_name_plural = _("club fields")
+        constraints = [
+            models.UniqueConstraint(fields=["week", "system"], name="clubfield_one_per_system"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.week} · {self.get_system_display()}"
+
+
+class ClubDeal(models.Model):
+    """A deal of a week's library. `number` is its place in the library's secret order
+    (a table is given the first deal none of its players has seen); `results` counts the
+    results stored for it (duplicate: retired at 40)."""
+
+    field = models.ForeignKey(ClubField, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveIntegerField(_("deal"))
+    dealer = models.CharField(_("dealer"), max_length=1)
+    vulnerability = models.CharField(_("vulnerability"), max_length=4)
+    deal = models.CharField(_("deal"), max_length=80)
+    results = models.PositiveSmallIntegerField(_("results"), default=0)
+    # How many tables were given it: at most 40, so no 41st result can ever come.
+    given = models.PositiveSmallIntegerField(_("tables given it"), default=0)
+    retired_at = models.DateTimeField(_("retired at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["field", "number"]
+        verbose_name = _("library deal")
+        verbose_name_plural = _("library deals")
+        constraints = [
+            models.UniqueConstraint(fields=["field", "number"], name="clubdeal_unique_number"),
+            # RULES 13: a deal is retired at its 40th result; nothing gets a 41st.
+            models.CheckConstraint(condition=Q(results__lte=40), name="clubdeal_at_most_40"),
+            models.CheckConstraint(
+                condition=Q(given__lte=40) & Q(results__lte=models.F("given")),
+                name="clubdeal_given_at_most_40",
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["field", "number"],
+                condition=Q(retired_at__isnull=True),
+                name="clubdeal_in_library",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.field} · {_('deal')} {self.number}"
+
+
+class ClubDealSeen(models.Model):
+    """A player was given a library deal (played or watched it): the unique key is the
+    rule that nobody is given a deal twice, also when two tables ask at once."""
+
+    deal = models.ForeignKey(ClubDeal, on_delete=models.CASCADE, related_name="seen")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    seen_at = models.DateTimeField(_("seen at"))
+
+    class Meta:
+        verbose_name = _("deal seen")
+        verbose_name_plural = _("deals seen")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "deal"], name="clubdealseen_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} · {self.deal}"
+
+
+class ClubTableStatus(models.TextChoices):
+    FORMING = "forming", _("Waiting for players")
+    PLAYING = "playing", _("Playing")
+    CLOSED = "closed", _("Closed")
+
+
+class ClubTable(models.Model):
+    """A table of the club: formed in the lobby, then playing one library deal after
+    another on the play server (`round`'s one `table`) until a player leaves."""
+
+    field = models.ForeignKey(ClubField, on_delete=models.CASCADE, related_name="tables")
+    status = models.CharField(
+        _("status"), max_length=8, choices=ClubTableStatus.choices, default="forming"
+    )
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    opened_at = models.DateTimeField(_("opened at"))
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    # The play server's table once four are seated (its round: this table's sitting).
+    table = models.OneToOneField(
+        Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="club_table"
+    )
+
+    class Meta:
+        ordering = ["-opened_at", "-id"]
+        verbose_name = _("club table")
+        verbose_name_plural = _("club tables")
+        indexes = [
+            models.Index(
+                fields=["field", "opened_at"],
+                condition=~Q(status="closed"),
+                name="clubtable_open",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{_('Club table')} {self.pk}"
+
+
+class ClubSeat(models.Model):
+    """Who sits where at a club table. A person sits at one open table at a time (the
+    partial unique key); a robot (`robot`) is one of the four robot players, each of
+    whom only ever takes its own seat."""
+
+    club_table = models.ForeignKey(ClubTable, on_delete=models.CASCADE, related_name="seats")
+    seat = models.CharField(_("seat"), max_length=1)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="club_seats"
+    )
+    robot = models.BooleanField(_("robot"), default=False)
+    active = models.BooleanField(_("seated"), default=True)
+    sat_at = models.DateTimeField(_("sat down at"))
+
+    class Meta:
+        verbose_name = _("club seat")
+        verbose_name_plural = _("club seats")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club_table", "seat"],
+                condition=Q(active=True),
+                name="clubseat_one_player_a_seat",
+            ),
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=Q(active=True, robot=False),
+                name="clubseat_one_table_a_player",
+            ),
+            models.CheckConstraint(
+                condition=Q(seat__in=["N", "E", "S", "W"]), name="clubseat_seat_is_a_seat"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club_table} · {self.seat}"
+
+
+class ClubWaiting(models.Model):
+    """A player waiting in the lobby for a table of `field`'s system (alone, or with a
+    partner who waits with them): the next table with room seats them."""
+
+    field = models.ForeignKey(ClubField, on_delete=models.CASCADE, related_name="waiting")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_waiting"
+    )
+    partner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+    )
+    since = models.DateTimeField(_("waiting since"))
+
+    class Meta:
+        ordering = ["since", "id"]
+        verbose_name = _("waiting player")
+        verbose_name_plural = _("waiting players")
+
+    def __str__(self) -> str:
+        return f"{self.user_id} · {self.field}"
+
+
+class ClubScore(models.Model):
+    """One player's score on one club result (RULES 13): IMPs (duplicate, full field,
+    handicap) or a percentage (full field in MP). Duplicate: 0 and not `scored` until the
+    deal's sixth result, then fixed; full field: rewritten at each arrival until the week
+    closes; handicap: at once."""
+
+    result = models.ForeignKey(BoardResult, on_delete=models.CASCADE, related_name="club_scores")
+    deal = models.ForeignKey(ClubDeal, on_delete=models.CASCADE, related_name="scores")
+    field = models.ForeignKey(ClubField, on_delete=models.CASCADE, related_name="scores")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    seat = models.CharField(_("seat"), max_length=1)
+    # The result's place among the deal's results (1 = first), in the order they were
+    # scored (under the deal's lock): duplicate's sixth is the sixth scored.
+    arrival = models.PositiveSmallIntegerField(_("arrival"))
+    points = models.FloatField(_("points"), default=0.0)
+    scored = models.BooleanField(_("scored"), default=False)
+    robot = models.BooleanField(_("robot"), default=False)
+
+    class Meta:
+        verbose_name = _("club score")
+        verbose_name_plural = _("club scores")
+        constraints = [
+            models.UniqueConstraint(fields=["result", "user"], name="clubscore_once"),
+        ]
+        indexes = [models.Index(fields=["field", "user"], name="clubscore_week_player")]
+
+    def __str__(self) -> str:
+        return f"{self.deal} · {self.user_id}: {self.points}"
+
+
+class ClubPenalty(models.Model):
+    """A disconnection (RULES 13): lost past the grace period while a board was in play,
+    counted once; −20 of the total in handicap play, −16 of the week's points in the
+    others (and a Rate of 0 on that board)."""
+
+    field = models.ForeignKey(ClubField, on_delete=models.CASCADE, related_name="penalties")
+    club_table = models.ForeignKey(ClubTable, on_delete=models.CASCADE, related_name="penalties")
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    seat = models.CharField(_("seat"), max_length=1)
+    points = models.IntegerField(_("points"))
+    lost_at = models.DateTimeField(_("connection lost at"))
+    counted_at = models.DateTimeField(_("counted at"))
+    back_at = models.DateTimeField(_("back at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("disconnection")
+        verbose_name_plural = _("disconnections")
+        constraints = [
+            # One outage is counted once: a second penalty only after the player came back.
+            models.UniqueConstraint(
+                fields=["club_table", "user"],
+                condition=Q(back_at__isnull=True),
+                name="clubpenalty_once_an_outage",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club_table} · {self.user_id}: {self.points}"

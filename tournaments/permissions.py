@@ -21,6 +21,8 @@ RUN_CLOCK_CODENAME = "run_clock"
 DIRECT_RESULTS_CODENAME = "direct_results"
 MANAGE_PLAYERS_CODENAME = "manage_players"
 COMMENT_BROADCASTS_CODENAME = "comment_broadcasts"
+CLUB_MEMBER_CODENAME = "club_member"
+GRANT_CLUB_MEMBERSHIP_CODENAME = "grant_club_membership"
 
 # What `user.has_perm` takes.
 RUN_CLOCK = f"{APP}.{RUN_CLOCK_CODENAME}"  # start, close, extend, pause, resume, re-score
@@ -28,6 +30,10 @@ DIRECT_RESULTS = f"{APP}.{DIRECT_RESULTS_CODENAME}"  # director's results, adjus
 MANAGE_PLAYERS = f"{APP}.{MANAGE_PLAYERS_CODENAME}"  # create players, pairs on their behalf
 # Commentary in a broadcast's stream (RULES 12): a commentator need not be a director.
 COMMENT_BROADCASTS = f"{APP}.{COMMENT_BROADCASTS_CODENAME}"
+# The club (RULES 13): a member plays duplicate and full-field tables (everyone plays
+# handicap); an organiser grants and withdraws membership.
+CLUB_MEMBER = f"{APP}.{CLUB_MEMBER_CODENAME}"
+GRANT_CLUB_MEMBERSHIP = f"{APP}.{GRANT_CLUB_MEMBERSHIP_CODENAME}"
 ADD_TOURNAMENT = f"{APP}.add_tournament"  # Django's own
 CHANGE_TOURNAMENT = f"{APP}.change_tournament"  # Django's own (admin's change form)
 
@@ -48,6 +54,14 @@ ORGANISER_PERMISSIONS: list[tuple[str, str | _StrPromise]] = [
         COMMENT_BROADCASTS_CODENAME,
         gettext_lazy("Can add commentary to a broadcast"),
     ),
+    (
+        CLUB_MEMBER_CODENAME,
+        gettext_lazy("Club member: may play duplicate and full-field club tables"),
+    ),
+    (
+        GRANT_CLUB_MEMBERSHIP_CODENAME,
+        gettext_lazy("Can grant and withdraw club membership"),
+    ),
 ]
 
 DIRECTORS_GROUP = "Tournament directors"
@@ -60,6 +74,7 @@ DIRECTORS_GROUP_PERMISSIONS = (
     (APP, "tournament", DIRECT_RESULTS_CODENAME),
     (APP, "tournament", MANAGE_PLAYERS_CODENAME),
     (APP, "tournament", COMMENT_BROADCASTS_CODENAME),
+    (APP, "tournament", GRANT_CLUB_MEMBERSHIP_CODENAME),
     (APP, "tournament", "add_tournament"),
     (APP, "tournament", "change_tournament"),
     (APP, "tournament", "view_tournament"),

@@ -209,3 +209,19 @@ def board_release_at(
 def released(release_at: datetime | None, now: datetime) -> bool:
     """Whether a board with that release time (`board_release_at`) is shown at `now`."""
     return release_at is not None and release_at <= now
+
+
+def may_see_club_field(user, *, given_the_deal: bool, week_closed: bool) -> bool:
+    """A club library deal's results across the field (RULES 13): to whoever was given
+    the deal (their table played it), and to everyone once the week has closed and the
+    library is gone; never to anyone else while the deal is in the library, a director
+    included (a director may sit down at the club too)."""
+    return week_closed or given_the_deal
+
+
+# The club's deals as a filter for one viewer: `may_see_club_field` for many deals.
+def club_field_visible(user_id: int | None) -> Q:
+    closed = Q(field__week__closed_at__isnull=False)
+    if user_id is None:
+        return closed
+    return closed | Q(seen__user_id=user_id)

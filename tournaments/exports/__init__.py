@@ -36,6 +36,8 @@ EXPORTS: dict[FormatKey, FormatExport] = {
     FormatKey.SWISS_PAIRS: PAIRS_EXPORT,
     FormatKey.MOVEMENT_PAIRS: PAIRS_EXPORT,
     FormatKey.TEAM_MATCHES: FormatExport(collect=collect_teams, render="render_teams"),
+    # A club week's boards are pairs' boards, exported once the week has closed.
+    FormatKey.CLUB: PAIRS_EXPORT,
 }
 
 

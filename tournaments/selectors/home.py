@@ -11,7 +11,7 @@ from datetime import datetime
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from ..models import Pair, PairStatus, Round, Tournament, TournamentStatus
+from ..models import Pair, PairStatus, Round, Seating, Tournament, TournamentStatus
 from .common import PAIR_PLAYERS
 
 
@@ -28,9 +28,9 @@ def tournament_cards(*, now: datetime | None = None, limit: int = 20) -> dict[st
     """Home page: upcoming, running and finished tournaments (a few queries in all)."""
     now = now or timezone.now()
     tournaments = list(
-        Tournament.objects.annotate(
-            n_pairs=Count("pairs", filter=Q(pairs__status=PairStatus.CONFIRMED))
-        ).order_by("-start_at")[: limit * 3]
+        Tournament.objects.exclude(seating=Seating.CLUB)
+        .annotate(n_pairs=Count("pairs", filter=Q(pairs__status=PairStatus.CONFIRMED)))
+        .order_by("-start_at")[: limit * 3]
     )
     ids = [t.id for t in tournaments]
     # Each tournament's current round (as `RoundQuerySet.current`: the highest number),

@@ -10,6 +10,7 @@ from django.db.models import OuterRef, Prefetch, Q, Subquery
 
 from ..models import (
     Board,
+    ClubTableStatus,
     Direction,
     FormatKey,
     Pair,
@@ -93,11 +94,30 @@ def _team_seat_of_user(*, tournament: Tournament, user, round: Round | None) -> 
     return pair, table, table.side_of(user.pk) or ""
 
 
+def _club_seat_of_user(*, tournament: Tournament, user, round: Round | None) -> Seat:
+    """`seat_of_user` at the club: the table the player sits at now in that week's
+    field (RULES 13), whatever its sitting's round."""
+    table = (
+        Table.objects.filter(
+            _seated(user),
+            round__tournament=tournament,
+            club_table__status=ClubTableStatus.PLAYING,
+        )
+        .select_related("round", *TABLE_PAIRS)
+        .first()
+    )
+    if table is None:
+        return None, None, ""
+    pair = table.ns_pair if table.ns_pair.has_player(user.pk) else table.ew_pair
+    return pair, table, table.side_of(user.pk) or ""
+
+
 # Each format's seat reader, by its key (`Tournament.format_key`): one entry a format.
 SEAT_READERS: dict[FormatKey, Callable[..., Seat]] = {
     FormatKey.SWISS_PAIRS: _pair_seat_of_user,
     FormatKey.MOVEMENT_PAIRS: _pair_seat_of_user,
     FormatKey.TEAM_MATCHES: _team_seat_of_user,
+    FormatKey.CLUB: _club_seat_of_user,
 }
 
 

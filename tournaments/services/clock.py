@@ -46,12 +46,13 @@ from ..models import (
     ResultState,
     Round,
     RoundStatus,
+    Seating,
     Table,
     Tournament,
     TournamentStatus,
     UnplayedPolicy,
 )
-from . import formats, history, ladder, rescoring
+from . import club_week, formats, history, ladder, rescoring
 from .announcements import round_changing, round_closing
 from .permissions import RUN_CLOCK, require
 from .table_director import closing_bell
@@ -107,6 +108,11 @@ def advance(*, now: datetime | None = None, driver: str = "") -> AdvanceReport:
             # transaction rolled back, so the next tick tries the same step again.
             logger.exception("clock: tournament %s could not advance", tournament_id)
             errors.append(f"tournament {tournament_id}: {error!r}")
+    try:  # the club's weeks (RULES 13): each week closed once, in its own transaction
+        report.events += club_week.close_due_weeks(now=now)
+    except Exception as error:
+        logger.exception("clock: a club week could not close")
+        errors.append(f"club: {error!r}")
     try:  # the ladders' accept and play deadlines (RULES 11), each ladder its own transaction
         report.events += ladder.run_deadlines(now=now)
     except Exception as error:
@@ -124,6 +130,9 @@ def due_tournament_ids(*, now: datetime) -> list[int]:
     starting = Q(status=TournamentStatus.SCHEDULED, start_at__lte=now)
     return list(
         Tournament.objects.filter(running | starting)
+        # The club's weeks (RULES 13) have no rounds to open or ring: the week's close is
+        # theirs (`club_week.close_due_weeks`).
+        .exclude(seating=Seating.CLUB)
         .values_list("id", flat=True)
         .distinct()
         .order_by("id")

@@ -93,7 +93,8 @@ def _powers(user) -> dict[str, bool]:
 @require_GET
 @_staff
 def index(request: HttpRequest) -> HttpResponse:
-    tournaments = Tournament.objects.order_by("-start_at")[:50]
+    # The club's weeks are the lobby's, not events a director runs round by round.
+    tournaments = Tournament.objects.exclude(seating=Seating.CLUB).order_by("-start_at")[:50]
     return render(
         request,
         "console/index.html",

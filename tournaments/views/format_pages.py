@@ -163,6 +163,9 @@ PAGES: dict[FormatKey, FormatPages] = {
     FormatKey.SWISS_PAIRS: SWISS_PAIRS_PAGES,
     FormatKey.MOVEMENT_PAIRS: MOVEMENT_PAIRS_PAGES,
     FormatKey.TEAM_MATCHES: TEAM_MATCHES_PAGES,
+    # The club's week (RULES 13): its tables' pages are the pairs' (its lobby, standings
+    # and boards are the club's own pages, `views.club`).
+    FormatKey.CLUB: replace(SWISS_PAIRS_PAGES, format=FORMATS[FormatKey.CLUB]),
 }
 
 

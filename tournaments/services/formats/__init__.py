@@ -28,6 +28,7 @@ from django.db.models import QuerySet
 import pairing
 
 from ...models import Contestants, FormatKey, Pair, Round, Tournament
+from .club import CLUB
 from .movement_pairs import MOVEMENT_PAIRS
 from .round_boards import RoundBoards
 from .swiss_pairs import SWISS_PAIRS
@@ -109,6 +110,7 @@ FORMATS: dict[str, Format] = {
     SWISS_PAIRS.key: SWISS_PAIRS,
     MOVEMENT_PAIRS.key: MOVEMENT_PAIRS,
     TEAM_MATCHES.key: TEAM_MATCHES,
+    CLUB.key: CLUB,
 }
 
 

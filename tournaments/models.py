@@ -1737,6 +1737,9 @@ class ClubWeek(models.Model):
     starts_at = models.DateTimeField(_("starts at"), unique=True)
     ends_at = models.DateTimeField(_("ends at"))
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    # The Rate's parameters the close used (`rating.RatingParameters.as_dict`), so a past
+    # week can be recomputed as it was; empty until the week closes.
+    parameters = models.JSONField(_("Rate parameters"), default=dict, blank=True)
 
     class Meta:
         ordering = ["-starts_at"]
@@ -1996,3 +1999,59 @@ class ClubPenalty(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club_table} · {self.user_id}: {self.points}"
+
+
+class ClubRating(models.Model):
+    """A member's Rate (牌技指数, RULES 13) as the last week's close left it: the Rate R,
+    the weight C it carries (boards, faded by λ a week, the 30-board prior included) and
+    every rated board so far."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_rating"
+    )
+    rate = models.FloatField(_("Rate"))
+    carried = models.FloatField(_("boards carried"))
+    total_boards = models.PositiveIntegerField(_("total boards"), default=0)
+    week = models.ForeignKey(
+        ClubWeek, on_delete=models.PROTECT, related_name="+", verbose_name=_("last closed week")
+    )
+
+    class Meta:
+        verbose_name = _("Rate")
+        verbose_name_plural = _("Rates")
+        indexes = [models.Index(fields=["-rate"], name="clubrating_by_rate")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.rate:.1f}"
+
+
+class ClubWeekFigure(models.Model):
+    """A member's figures for one closed week (RULES 13): the Rate after it, the weight
+    carried, the week's own W, its rated boards, its points (duplicate and full-field IMPs
+    with the disconnection penalties) and boards, and the points per board."""
+
+    week = models.ForeignKey(ClubWeek, on_delete=models.CASCADE, related_name="figures")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    rate = models.FloatField(_("Rate"))
+    carried = models.FloatField(_("boards carried"))
+    week_rate = models.FloatField(_("the week's W"), null=True, blank=True)
+    rated_boards = models.PositiveIntegerField(_("rated boards"), default=0)
+    total_boards = models.PositiveIntegerField(_("total boards"), default=0)
+    points = models.FloatField(_("points"), default=0.0)
+    boards = models.PositiveIntegerField(_("boards"), default=0)
+
+    class Meta:
+        ordering = ["week", "user"]
+        verbose_name = _("week's figures")
+        verbose_name_plural = _("weeks' figures")
+        constraints = [
+            models.UniqueConstraint(fields=["week", "user"], name="clubweekfigure_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.week} · {self.user_id}: {self.rate:.1f}"
+
+    @property
+    def average(self) -> float | None:
+        """Points per board this week (上周平均分 the week after)."""
+        return self.points / self.boards if self.boards else None

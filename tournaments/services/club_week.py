@@ -27,7 +27,7 @@ from ..models import (
     Tournament,
     TournamentStatus,
 )
-from . import club
+from . import club, club_rate
 
 
 def close_due_weeks(*, now: datetime | None = None) -> list[str]:
@@ -62,5 +62,8 @@ def _close(*, week: ClubWeek, now: datetime) -> None:
         status=RoundStatus.CLOSED, closed_at=now
     )
     tournaments.update(status=TournamentStatus.FINISHED, finished_at=now)
+    # Every member's Rate from the week's boards (RULES 13), in the same transaction: a
+    # close is all or nothing, so a clock that dies mid-close leaves the week to redo.
+    club_rate.close_rates(week=week)
     week.closed_at = now
     week.save(update_fields=["closed_at"])

@@ -28,9 +28,9 @@ def test_a_table_of_four_plays_library_deals_one_after_another(make_member, t0):
     assert table.status == ClubTableStatus.PLAYING
     first = board_in_play(table)
     assert first.club_deal.number == 1
-    assert set(ClubDealSeen.objects.filter(deal=first.club_deal).values_list("user", flat=True)) == {
-        p.pk for p in players
-    }
+    assert set(
+        ClubDealSeen.objects.filter(deal=first.club_deal).values_list("user", flat=True)
+    ) == {p.pk for p in players}
     view = play_club_board(table, seed=1, now=t0 + timedelta(minutes=5))
     assert view["over"]
     result = BoardResult.objects.get(board=first)

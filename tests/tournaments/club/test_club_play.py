@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 
+from tests.support.club import board_in_play, play_club_board, seat_four
 from tournaments.errors import NotAllowed
 from tournaments.models import (
     BoardResult,
@@ -16,8 +17,6 @@ from tournaments.models import (
     ClubTableStatus,
 )
 from tournaments.services import club
-
-from tests.support.club import board_in_play, play_club_board, seat_four
 
 pytestmark = pytest.mark.django_db
 

@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from django.db import close_old_connections, connection
 
+from tests.support.club import board_in_play, play_club_board, seat_four
 from tournaments.models import (
     ClubRating,
     ClubScore,
@@ -18,8 +19,6 @@ from tournaments.models import (
     RoundStatus,
 )
 from tournaments.services import club, club_rate, club_week
-
-from tests.support.club import board_in_play, play_club_board, seat_four
 
 pytestmark = pytest.mark.django_db
 
@@ -40,10 +39,7 @@ def test_the_close_rates_every_member_by_the_formula(make_member, t0):
     players, a, _b = _two_tables_one_deal(make_member, t0)
     week = ClubWeek.objects.get()
     events = club_week.close_due_weeks(now=week.ends_at + timedelta(seconds=1))
-    assert (
-        events == [f"club week {week.starts_at.astimezone(week.ends_at.tzinfo):%Y-%m-%d} closed"]
-        or len(events) == 1
-    )
+    assert len(events) == 1
     week.refresh_from_db()
     assert week.closed_at is not None
     assert week.parameters == {"fade": 0.9, "prior_weight": 30.0, "start_rate": 50.0,

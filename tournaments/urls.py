@@ -4,7 +4,17 @@ from django.templatetags.static import static
 from django.urls import path
 
 from . import converters, views  # noqa: F401  (converters: registers `<id:…>`)
-from .views import broadcasts, console, console_ladder, ladder, matches, movement, teams, vugraph
+from .views import (
+    broadcasts,
+    club_rate,
+    console,
+    console_ladder,
+    ladder,
+    matches,
+    movement,
+    teams,
+    vugraph,
+)
 
 # Row numbers in URLs are `<id:…>`: digits that fit a 64-bit integer, any other is a 404.
 
@@ -169,6 +179,9 @@ urlpatterns = [
         name="broadcast_comment",
     ),
     # Vugraph LIN files imported as finished matches (RULES 12)
+    # The club's Rate (RULES 13): the list, and a player's Rate week by week.
+    path("club/rate/", club_rate.rate_list, name="club_rate_list"),
+    path("club/players/<id:user_id>/", club_rate.player, name="club_rate_player"),
     path("vugraph/", vugraph.imported_list, name="vugraph_list"),
     path("vugraph/import/", vugraph.import_lin, name="vugraph_import"),
     path("vugraph/<id:match_id>/", vugraph.imported_match, name="vugraph_match"),

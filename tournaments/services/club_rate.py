@@ -15,11 +15,11 @@ previous week's rows and the week's stored parameters and gets the same Rates.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 
 import numpy as np
 from django.conf import settings
+from django.db import connection
 
 from rating import (
     DEFAULT_PARAMETERS,
@@ -31,7 +31,10 @@ from rating import (
     percentage_to_fraction,
 )
 
+from .. import sql
 from ..models import (
+    BoardResult,
+    ClubField,
     ClubPenalty,
     ClubRating,
     ClubScore,
@@ -61,76 +64,85 @@ class _Week:
     played: dict[int, int]  # user -> the week's boards in IMP systems
 
 
-def _read_week(week: ClubWeek, params: RatingParameters) -> _Week:
-    rows = (
-        ClubScore.objects.filter(field__week=week, field__system__in=RATED_SYSTEMS, scored=True)
-        .order_by("result_id", "seat")
-        .values_list(
-            "result_id", "seat", "user_id", "robot", "points", "field__system", "result__board_id"
-        )  # fmt: skip
+def _week_sql() -> str:
+    score = sql.table(ClubScore)
+    field = sql.table(ClubField)
+    seats = ", ".join(
+        f"max(s.user_id) FILTER (WHERE s.seat = '{seat}'),"
+        f" bool_or(s.robot) FILTER (WHERE s.seat = '{seat}')"
+        for seat in SEAT_ORDER
     )
-    lost = set(
+    return (
+        f"SELECT s.result_id, {seats}, max(s.points) FILTER (WHERE s.seat = 'N'),"
+        " f.system = ANY(%s)"
+        f" FROM {score} s JOIN {field} f ON f.id = s.field_id"
+        " WHERE f.week_id = %s AND f.system = ANY(%s) AND s.scored"
+        " GROUP BY s.result_id, f.system HAVING count(*) = 4"
+    )
+
+
+def _read_week(week: ClubWeek, params: RatingParameters) -> _Week:
+    """The week's rated boards as arrays, read in one statement a row a result (the four
+    score rows folded by the database): a million results are read and indexed with
+    numpy, not a Python loop over four million rows."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _week_sql(), [[str(x) for x in IMP_SYSTEMS], week.pk, [str(x) for x in RATED_SYSTEMS]]
+        )
+        rows = cursor.fetchall()
+    count = len(rows)
+    table = np.array(rows, dtype=np.float64).reshape(count, 11) if count else np.empty((0, 11))
+    result_ids = table[:, 0].astype(np.int64)
+    users = table[:, [1, 3, 5, 7]].astype(np.int64)
+    robot = table[:, [2, 4, 6, 8]].astype(np.bool_)
+    ns_points = table[:, 9]
+    is_imps = table[:, 10].astype(np.bool_)
+    # Humans are indexed in order of their user id, robots after them.
+    human_ids = np.unique(users[~robot])
+    robot_ids = np.unique(users[robot])
+    players = np.empty(users.shape, dtype=np.intp)
+    players[~robot] = np.searchsorted(human_ids, users[~robot])
+    players[robot] = len(human_ids) + np.searchsorted(robot_ids, users[robot])
+    fraction = np.empty(count)
+    fraction[is_imps] = imps_to_fraction(ns_points[is_imps], params)
+    fraction[~is_imps] = percentage_to_fraction(ns_points[~is_imps])
+    # A disconnection counted on a board: 0 for that player on that board's result.
+    lost_pairs = list(
         ClubPenalty.objects.filter(field__week=week, field__system__in=RATED_SYSTEMS).values_list(
             "board_id", "user_id"
         )
     )
-    results: dict[int, dict] = defaultdict(dict)
-    meta: dict[int, tuple[str, int]] = {}
-    points: dict[int, float] = defaultdict(float)
-    played: dict[int, int] = defaultdict(int)
-    for result_id, seat, user_id, robot, value, system, board_id in rows.iterator(
-        chunk_size=20_000
-    ):
-        results[result_id][seat] = (user_id, robot, value)
-        meta[result_id] = (system, board_id)
-        if not robot and system in IMP_SYSTEMS:
-            points[user_id] += value
-            played[user_id] += 1
+    disconnected = np.zeros(users.shape, dtype=np.bool_)
+    if lost_pairs:
+        on_board = dict(
+            BoardResult.objects.filter(
+                board_id__in={board for board, _user in lost_pairs}, club_scores__field__week=week
+            ).values_list("pk", "board_id")
+        )
+        wanted = set(lost_pairs)
+        boards = [on_board.get(int(r), -1) for r in result_ids]
+        for k in range(4):
+            disconnected[:, k] = [
+                (b, int(u)) in wanted for b, u in zip(boards, users[:, k], strict=True)
+            ]
+    # The week's points and boards (IMP systems, humans): NS players their NS IMPs, EW
+    # players the negative; then each player's penalties.
+    humans = len(human_ids)
+    signed = np.stack([ns_points, -ns_points, ns_points, -ns_points], axis=1)
+    counted = (~robot) & is_imps[:, None]
+    points_sum = np.bincount(players[counted], weights=signed[counted], minlength=humans)
+    played_sum = np.bincount(players[counted], minlength=humans)
+    points = {int(u): float(points_sum[i]) for i, u in enumerate(human_ids)}
+    played = {int(u): int(played_sum[i]) for i, u in enumerate(human_ids)}
     for user_id, value in ClubPenalty.objects.filter(field__week=week).values_list(
         "user_id", "points"
     ):
-        points[user_id] += value
-    index: dict[int, int] = {}
-    robot_index: dict[int, int] = {}
-    seated: list[list[int]] = []
-    keys: list[list[int]] = []
-    imps: list[float] = []
-    kinds: list[bool] = []
-    disconnected: list[list[bool]] = []
-    for result_id, seats in results.items():
-        if len(seats) != 4:
-            continue  # not a whole table (cannot happen: four rows a result)
-        system, board_id = meta[result_id]
-        row, users = [], []
-        for seat in SEAT_ORDER:
-            user_id, robot, _value = seats[seat]
-            if robot:
-                row.append(-1 - robot_index.setdefault(user_id, len(robot_index)))
-            else:
-                row.append(index.setdefault(user_id, len(index)))
-            users.append(user_id)
-        seated.append(row)
-        keys.append(users)
-        imps.append(seats["N"][2])
-        kinds.append(system in IMP_SYSTEMS)
-        disconnected.append([(board_id, u) in lost for u in users])
-    humans = len(index)
-    players = np.array(seated, dtype=np.intp).reshape(-1, 4)
-    players[players < 0] = humans - 1 - players[players < 0]  # robots after the humans
-    values = np.array(imps, dtype=np.float64)
-    is_imps = np.array(kinds, dtype=np.bool_)
-    fraction = np.empty_like(values)
-    fraction[is_imps] = imps_to_fraction(values[is_imps], params)
-    fraction[~is_imps] = percentage_to_fraction(values[~is_imps])
-    user_ids = [0] * humans
-    for user_id, i in index.items():
-        user_ids[i] = user_id
-    lost_flags = np.array(disconnected, dtype=np.bool_).reshape(-1, 4)
+        points[user_id] = points.get(user_id, 0.0) + value
     return _Week(
-        user_ids=user_ids,
-        boards=WeekBoards(players, fraction, lost_flags),
-        points=dict(points),
-        played=dict(played),
+        user_ids=[int(u) for u in human_ids],
+        boards=WeekBoards(players, fraction, disconnected),
+        points=points,
+        played=played,
     )
 
 

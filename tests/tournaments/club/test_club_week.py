@@ -130,3 +130,29 @@ def test_after_the_close_no_card_is_played(make_member, t0):
             system=ClubSystem.FULL_FIELD_IMPS,
             now=week.ends_at - timedelta(seconds=1),
         )
+
+
+def test_a_disconnected_player_rates_0_on_that_board_and_loses_16(make_member, t0):
+    from tournaments.models import BoardResult, ClubPenalty
+
+    players, a, _b = _two_tables_one_deal(make_member, t0)
+    result = BoardResult.objects.get(table=a.table)
+    lost = players[1]  # East at the first table
+    ClubPenalty.objects.create(
+        field=a.field, club_table=a, board=result.board, user=lost, seat="E", points=-16,
+        lost_at=t0, counted_at=t0,
+    )  # fmt: skip
+    week = ClubWeek.objects.get()
+    club_week.close_due_weeks(now=week.ends_at)
+    rating = ClubRating.objects.get(user=lost)
+    assert rating.rate == pytest.approx(0.9 * 30 * 50 / (0.9 * 30 + 1))  # W = 0
+    figure = ClubWeekFigure.objects.get(week=week, user=lost)
+    assert figure.week_rate == 0
+    assert figure.points == ClubScore.objects.get(result=result, user=lost).points - 16
+    # The others at that table are rated on the board as usual.
+    partner = ClubScore.objects.get(result=result, user=players[3])
+    x = min(1.0, max(0.0, 0.5 + partner.points / 15))  # West: EW's own IMPs
+    ew_x = x
+    assert ClubRating.objects.get(user=players[3]).rate == pytest.approx(
+        (0.9 * 30 * 50 + 100 * ew_x) / (0.9 * 30 + 1)
+    )

@@ -60,9 +60,9 @@ class Program:
                     await self.board()
                     self.boards_ended.append("timing")
                     line = await self.hear()
-                except Restart:
+                except Restart as restart:
                     self.boards_ended.append("aborted")
-                    line = "Start of board"
+                    line = restart.args[0]
         except ConnectionError as error:
             raise AssertionError((self.seat, self.received[-10:])) from error
         finally:
@@ -84,8 +84,8 @@ class Program:
             raise SessionOver(self.received[-3:])
         line = raw.decode().rstrip("\r\n")
         self.received.append(line)
-        if in_board and line == "Start of board":
-            raise Restart()
+        if in_board and line in ("Start of board", "End of session"):
+            raise Restart(line)  # the board aborted (a claim, the bell, our robot)
         return line
 
     async def board(self) -> None:

@@ -86,8 +86,9 @@ def reserve(
     (shown this once). A seat reserved before gets a new ticket (the old stops working).
     Refused (nothing changed) unless `by` is an organiser who runs the clock or the
     seat's player, for a table not played online or whose round has closed, a seat not
-    N/E/S/W, a think-time limit outside 2–600 s, a seat whose program is connected now,
-    and a seat a director gave our robot."""
+    N/E/S/W, a think-time limit outside 2–600 s, and a seat a director gave our robot.
+    (A new ticket is also how a seat left marked connected by a gateway that died is
+    freed: the program connects again with it.)"""
     now = now or timezone.now()
     if seat not in SEATS:
         raise ProgramRefused(_("A seat is N, E, S or W."))
@@ -126,10 +127,6 @@ def reserve(
         ).exists():
             raise ProgramRefused(_("A robot already holds seat %(s)s.") % {"s": seat})
         held = ProgramSeat.objects.select_for_update().filter(table=table, seat=seat).first()
-        if held is not None and held.connected_at is not None and held.disconnected_at is None:
-            raise ProgramRefused(
-                _("The program in seat %(s)s is connected: it must leave first.") % {"s": seat}
-            )
         # Lower-case hex: a program that writes its team name in capitals still matches.
         ticket = TICKET_PREFIX + secrets.token_hex(16)
         values = {
@@ -182,7 +179,7 @@ def bind(
             raise ProgramRefused(_("This table's round has closed."))
         if held.connected_at is not None and held.disconnected_at is None:
             raise ProgramRefused(_("A program is connected to this seat already."))
-        player = table_seats.table_seats(held.table).get(held.seat)
+        player = table_seats.table_seats(held.table)[held.seat]
         user = get_user_model().objects.get(pk=player)
         held.connected_at, held.disconnected_at, held.address = now, None, address[:64]
         held.save(update_fields=["connected_at", "disconnected_at", "address"])

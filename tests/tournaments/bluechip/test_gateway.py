@@ -15,9 +15,7 @@ import time
 import urllib.request
 
 import pytest
-from django.contrib.auth import get_user_model
 
-from scoring import partner_of
 from tests.support.bluechip_client import Program
 from tests.support.online_ws import dealt_hands, open_online_round, seated_users, token_of
 from tests.support.uvicorn import EMBEDDED, free_port, start_server, stop, wait_until_listening
@@ -66,18 +64,6 @@ def reserve(table, seats, by, **options) -> dict[str, str]:
         seat: programs.reserve(table=table, seat=seat, by=by, program="test client", **options)[1]
         for seat in seats
     }
-
-
-def assert_only_own_and_dummy(program: Program, table, board_numbers):
-    """Every hand a program was sent is its own or dummy's, as dealt."""
-    for number in board_numbers:
-        dealt = dealt_hands(table, number)
-        for whose, cards in program.hands_seen:
-            if cards == dealt[whose]:
-                assert whose == program.seat or whose != partner_of(program.seat) or True
-    for line in program.received:
-        if "'s cards : " in line and not line.startswith("Dummy's"):
-            assert line.startswith(f"{NAMES[program.seat]}'s cards : "), line
 
 
 @pytest.mark.django_db(transaction=True)
@@ -243,19 +229,16 @@ def test_a_person_s_claim_against_programs_is_checked_double_dummy(
     )
     assert last["result"]["tricks"] == 0
     answers = list(
-        PlayAction.objects.filter(table=table, kind__in=["accept", "reject"]).values_list(
-            "seat", "kind"
-        )
+        PlayAction.objects.filter(table=table, kind__in=["accept", "reject"])
+        .order_by("seq")
+        .values_list("seat", "kind")
     )
-    assert sorted(answers) == [
-        ("E", "accept"),
-        ("E", "reject"),
-        ("W", "accept"),
-        ("W", "reject"),
-    ] or (("E", "reject") in answers or ("W", "reject") in answers)
+    # The claim of all 13 rejected for a program (East-West take tricks double dummy);
+    # the concession accepted by both.
+    assert ("E", "reject") in answers or ("W", "reject") in answers
+    assert answers[-2:] in ([("E", "accept"), ("W", "accept")], [("W", "accept"), ("E", "accept")])
     for client in clients:
         assert client.boards_ended == ["aborted"] and client.received[-1] == "End of session"
         # The claimer's hand was shown at the table while the claim waited (Law 68): the
         # programs were never sent it.
         assert not any(line.startswith("South's cards") for line in client.received)
-    assert get_user_model().objects.filter(pk=south.pk).exists()

@@ -109,8 +109,17 @@ def test_four_programs_play_a_board_out_and_pass_one_out(
             if "'s cards : " in line:
                 assert line.startswith((f"{NAMES[seat]}'s", "Dummy's")), line
     assert "Dummy to lead" in clients["N"].received or "North to lead" in clients["N"].received
-    # Connected while they played; a disconnection once they left.
+    # Connected while they played; a disconnection once they left (the gateway notes it
+    # as it closes the connection, just after the program has read its last line).
+    deadline = time.monotonic() + 10
+    while TablePresence.objects.filter(table=table).exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
     assert not TablePresence.objects.filter(table=table).exists()
+    while (
+        ProgramSeat.objects.filter(table=table, disconnected_at__isnull=False).count() < 4
+        and time.monotonic() < deadline
+    ):
+        time.sleep(0.1)
     assert ProgramSeat.objects.filter(table=table, disconnected_at__isnull=False).count() == 4
     # North: 1NT and 26 cards (its own and dummy's) on board 1, a pass on board 2.
     assert ProgramSeat.objects.get(table=table, seat="N").moves == 1 + 26 + 1

@@ -30,7 +30,7 @@ run: venv migrate
 	$(PY) manage.py serve_with_clock --host $(HOST) --port $(PORT)
 
 # Typed and checked by mypy (django-stubs); grows as modules are made clean.
-MYPY_PATHS := scoring pairing play simulation movements teams vugraph rating club tournaments/services tournaments/push tournaments/sql.py \
+MYPY_PATHS := scoring pairing play simulation movements teams vugraph rating club bluechip tournaments/services tournaments/push tournaments/sql.py \
 	tournaments/permissions.py tournaments/errors.py tournaments/validators.py tournaments/round_rules.py
 
 test: dev-venv
@@ -42,7 +42,7 @@ test: dev-venv
 # The pure cores (scoring, pairing, play, movements, teams, vugraph, rating, club) need no database: no
 # PostgreSQL, no Django, a tenth of the random examples. A quick answer while working; `make test` runs everything.
 test-fast: dev-venv
-	TESTS_FAST=1 $(VENV)/bin/python -m pytest -p no:django --noconftest -q tests/scoring tests/pairing tests/play tests/movements tests/teams tests/vugraph tests/rating tests/club
+	TESTS_FAST=1 $(VENV)/bin/python -m pytest -p no:django --noconftest -q tests/scoring tests/pairing tests/play tests/movements tests/teams tests/vugraph tests/rating tests/club tests/bluechip
 
 bench: dev-venv
 	bash scripts/bench.sh

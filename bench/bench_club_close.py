@@ -110,9 +110,9 @@ def build(*, players: int, deals: int, seed: int):
              for d in range(deals)],
         )  # fmt: skip
         board_ids = list(
-            Board.objects.filter(tournament=tournament).order_by("number").values_list(
-                "pk", flat=True
-            )
+            Board.objects.filter(tournament=tournament)
+            .order_by("number")
+            .values_list("pk", flat=True)
         )
         scores = [rng.choice((-620, -100, 50, 110, 140, 420, 450, 620)) for _ in range(50)]
         sql.copy_rows(

@@ -6,7 +6,10 @@ can reach its WebSockets; a clock in another process would close rounds that the
 connected seats never hear of. So the embedded clock runs here, on the server's event
 loop, each tick in a worker thread (`live.clock.tick` is synchronous), and the close it
 makes reaches the tables like any stored action. Production uses `config.asgi` and the
-Celery clock, which reaches every server process through Redis.
+Celery clock, which reaches every server process through Redis. For the same reason the
+Blue Chip gateway (SPEC 14) runs here when `BLUECHIP_GATEWAY_PORT` is set (`make run`
+sets it): its programs' calls and cards reach the tables' sockets; production runs it as
+its own process (`manage.py bluechip_gateway`) on Redis.
 
 The tick's follow-up is production's too: where Celery queues the `analyse_boards` task,
 the tick here wakes one analysis thread of this process, which runs the same service
@@ -94,20 +97,38 @@ async def _tick_forever(analyser: BoardAnalysis) -> None:
         await asyncio.sleep(TICK_SECONDS)
 
 
+def _gateway():
+    """The Blue Chip gateway on this loop, if `BLUECHIP_GATEWAY_PORT` says where: (its
+    stop, its task)."""
+    port = os.environ.get("BLUECHIP_GATEWAY_PORT")
+    if not port:
+        return None
+    from tournaments.bluechip.gateway import Gateway, Options
+
+    stop = asyncio.Event()
+    host = os.environ.get("BLUECHIP_GATEWAY_HOST", "127.0.0.1")
+    task = asyncio.create_task(Gateway(Options(host=host, port=int(port))).serve(stop))
+    return stop, task
+
+
 async def application(scope, receive, send):
     if scope["type"] != "lifespan":
         return await site(scope, receive, send)
-    ticking = analyser = None
+    ticking = analyser = gateway = None
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
             analyser = BoardAnalysis()
             analyser.start()
             ticking = asyncio.create_task(_tick_forever(analyser))
+            gateway = _gateway()
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
             if ticking is not None:
                 ticking.cancel()
+            if gateway is not None:
+                gateway[0].set()
+                await asyncio.gather(gateway[1], return_exceptions=True)
             if analyser is not None:
                 # A batch in progress runs inside DDS; exiting under it could crash the exit.
                 analyser.stop()

@@ -220,6 +220,27 @@ def best_cards(
     dummy (endplay's `solve_board`): `hands` the cards still held by seat ("SA", "HT" …),
     `strain` the contract's ("S" … "NT"), `leader` who led to the current trick and
     `trick` the cards played to it so far (they are in `hands` no more)."""
+    solved = _solve_position(hands, strain, leader, trick)
+    if not solved:
+        return []
+    most = max(tricks for _card, tricks in solved)
+    return [card for card, tricks in solved if tricks == most]
+
+
+def most_tricks(
+    hands: dict[str, Sequence[str]], strain: str, leader: str, trick: Sequence[str]
+) -> int:
+    """The tricks still to play (the current one included) that the side of the hand to
+    play now takes, double dummy, both sides playing their best (a claim's check: the
+    Blue Chip gateway answers a person's claim for a program with it)."""
+    solved = _solve_position(hands, strain, leader, trick)
+    return max((tricks for _card, tricks in solved), default=0)
+
+
+def _solve_position(
+    hands: dict[str, Sequence[str]], strain: str, leader: str, trick: Sequence[str]
+) -> list[tuple[str, int]]:
+    """(card, tricks for its side) for each card the hand to play may play."""
     from endplay.dds import solve_board
     from endplay.types import Card as EndplayCard
     from endplay.types import Deal as EndplayDeal
@@ -241,11 +262,7 @@ def best_cards(
     for card in trick:
         deal.play(EndplayCard(card[0] + card[1]))
     with _SOLVER:
-        solved = [(_card_of(card), int(tricks)) for card, tricks in solve_board(deal)]
-    if not solved:
-        return []
-    most = max(tricks for _card, tricks in solved)
-    return [card for card, tricks in solved if tricks == most]
+        return [(_card_of(card), int(tricks)) for card, tricks in solve_board(deal)]
 
 
 _RANK_ORDER = "AKQJT98765432"

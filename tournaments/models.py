@@ -2055,3 +2055,41 @@ class ClubWeekFigure(models.Model):
     def average(self) -> float | None:
         """Points per board this week (上周平均分 the week after)."""
         return self.points / self.boards if self.boards else None
+
+
+class ProgramSeat(models.Model):
+    """A seat at a table played online reserved for a computer program that speaks the
+    Blue Chip table-manager protocol (SPEC 14), through the gateway
+    (`manage.py bluechip_gateway`). The program sends the ticket as its team name; only
+    the ticket's SHA-256 is stored. Written by `services.programs` only: the reservation,
+    and what the gateway reports (connected, its think times, the calls and cards our
+    robot made for it at the think-time limit), which the table's page and the console
+    show."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="programs")
+    seat = models.CharField(_("seat"), max_length=1)
+    program = models.CharField(_("program"), max_length=60, blank=True)
+    ticket_digest = models.CharField(max_length=64, unique=True)
+    reserved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reserved_at = models.DateTimeField(_("reserved at"))
+    think_seconds = models.PositiveSmallIntegerField(_("think-time limit (seconds)"), default=60)
+    connected_at = models.DateTimeField(_("connected at"), null=True, blank=True)
+    disconnected_at = models.DateTimeField(_("disconnected at"), null=True, blank=True)
+    address = models.CharField(_("address"), max_length=64, blank=True)
+    moves = models.PositiveIntegerField(_("calls and cards"), default=0)
+    think_total = models.FloatField(_("think time in all (seconds)"), default=0)
+    think_max = models.FloatField(_("longest think (seconds)"), default=0)
+    replaced = models.PositiveIntegerField(_("played by our robot"), default=0)
+    replaced_last = models.JSONField(_("last played by our robot"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("program's seat")
+        verbose_name_plural = _("programs' seats")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seat"], name="programseat_one_per_seat")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id} {self.seat} {self.program}"

@@ -30,6 +30,7 @@ from ..deals import hands_of
 from ..models import (
     Board,
     PlayMode,
+    ProgramSeat,
     Round,
     RoundStatus,
     Table,
@@ -141,6 +142,11 @@ def open_seats(
             kind=TableDirectionKind.ROBOT, table__round__in=rounds
         ).values_list("table_id", "seat")
     )
+    # The seats reserved for outside programs (SPEC 14) are theirs: the gateway plays
+    # them, and our robot for a program only through it.
+    programs = set(
+        ProgramSeat.objects.filter(table__round__in=rounds).values_list("table_id", "seat")
+    )
     if names:
         rounds = rounds.filter(
             Q(tournament__name__in=names) | Q(tables__directions__kind=TableDirectionKind.ROBOT)
@@ -162,6 +168,8 @@ def open_seats(
         for table in tables:
             for seat, user_id in seated[table.pk].items():
                 user = people[user_id]
+                if (table.pk, seat) in programs:
+                    continue
                 if (table.pk, seat) in directed:
                     pass  # the director gave it a robot
                 elif only_directed or (

@@ -50,6 +50,7 @@ from ..models import (
 from ..round_rules import table_bell
 from ..selectors import broadcasts as broadcast_reads
 from ..selectors import console as console_selectors
+from ..selectors import programs
 from ..selectors.seating import TABLE_PAIRS
 from ..services import clock, results, settings_change, setup, table_director, teams
 from ..services.permissions import (
@@ -237,6 +238,9 @@ def console(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     context = _console_context(request, tournament)
     context["dispute_count"] = console_selectors.dispute_count(tournament=tournament)
+    # The programs playing seats of the round (SPEC 14) and their think times.
+    round = context.get("round")
+    context["programs"] = programs.round_programs(round_id=round.pk) if round else []
     query = request.GET.get("q", "")
     page = request.GET.get("page", 1)
     context.update(

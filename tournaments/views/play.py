@@ -24,7 +24,7 @@ from django.utils.translation import pgettext
 from .. import round_rules
 from ..errors import NotAllowed, NotFound
 from ..models import PlayMode, Round, RoundStatus, Table, Tournament, TournamentStatus
-from ..selectors import table_seats, table_server
+from ..selectors import programs, table_seats, table_server
 from ..services import table_play
 from ..templatetags.bridge import bridge_words
 from ..templatetags.players import player_name
@@ -235,5 +235,7 @@ def play_table(request, tournament_id: int, round_number: int, table_number: int
             "now": timezone.now(),
             # A team match's table: which room of which match it is (RULES 11).
             "room": pages_of(tournament).room_of(table),
+            # Its seats played by programs through the Blue Chip gateway (SPEC 14).
+            "programs": programs.table_programs(table_id=table.pk),
         },
     )

@@ -7,6 +7,7 @@ close reaches the connected seats. Server, demo players and the online demo's ro
 (`play_robots --demo`) run as child processes; Ctrl-C (or SIGTERM) stops them together.
 """
 
+import os
 import signal
 import subprocess
 import sys
@@ -23,14 +24,23 @@ class Command(BaseCommand):
         parser.add_argument("--host", default="127.0.0.1")
         parser.add_argument("--port", default="8000")
         parser.add_argument(
+            "--bluechip-port",
+            default="2000",
+            help="the Blue Chip gateway's port (programs' seats, SPEC 14); 0: none",
+        )
+        parser.add_argument(
             "--no-demo-players",
             action="store_true",
             help="do not start the simulated players of the demo tournament",
         )
 
-    def handle(self, *args, host, port, no_demo_players, **options):
+    def handle(self, *args, host, port, bluechip_port, no_demo_players, **options):
         manage = [sys.executable, "manage.py"]
         commands = [asgi_server(host=host, port=port)]
+        # The gateway runs in the server's process (config.asgi_embedded): the in-memory
+        # channel layer carries its programs' moves to the tables' sockets only there.
+        if bluechip_port not in ("", "0"):
+            os.environ["BLUECHIP_GATEWAY_PORT"] = str(bluechip_port)
         if not no_demo_players and "play_demo" in get_commands():
             commands.append(manage + ["play_demo"])
         if not no_demo_players and "play_robots" in get_commands():

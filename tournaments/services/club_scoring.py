@@ -61,7 +61,7 @@ def board_finished(*, result: BoardResult, play_table: Table, now: datetime) -> 
     board = Board.objects.only("club_deal_id").get(pk=result.board_id)
     if board.club_deal_id is None:
         return
-    deal = ClubDeal.objects.select_for_update().get(pk=board.club_deal_id)
+    deal = ClubDeal.objects.select_for_update(no_key=True).get(pk=board.club_deal_id)
     field = ClubField.objects.get(pk=deal.field_id)
     robots = club_tables.robot_user_ids()
     arrival = deal.results + 1
@@ -118,7 +118,7 @@ def board_finished(*, result: BoardResult, play_table: Table, now: datetime) -> 
         fields.append("retired_at")
     deal.save(update_fields=fields)
     club_table = (
-        ClubTable.objects.select_for_update()
+        ClubTable.objects.select_for_update(no_key=True, of=("self",))
         .select_related("field__week", "field__tournament", "table")
         .filter(table=play_table, status=ClubTableStatus.PLAYING)
         .first()

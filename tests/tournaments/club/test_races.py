@@ -94,8 +94,9 @@ def test_two_tables_with_a_player_in_common_asking_at_once_get_two_deals(make_me
 def test_the_fortieth_giving_and_result_against_tables_asking_at_once(make_member, t0):
     """A deal given 39 times (handicap: a result is scored alone, so the 38 results before
     are counted, not played): the 39th result and two tables starting at once give it to
-    exactly one of the two (its 40th); that table's result, the 40th, and a fourth table
-    starting at once retire it. No deal is ever given a 41st time."""
+    at most one of the two (its 40th); that table's result, the 40th, and another table
+    starting at once retire it, and the other is given another deal. No deal is ever
+    given a 41st time."""
     system = ClubSystem.HANDICAP
     first = seat_four([make_member() for _ in range(4)], system=system, now=t0)
     deal = _deal_of(first)
@@ -113,12 +114,18 @@ def test_the_fortieth_giving_and_result_against_tables_asking_at_once(make_membe
     answers = at_once(last.send, start_b, start_c)
     assert not any(isinstance(a, BaseException) for a in answers), answers
     deal.refresh_from_db()
-    assert (deal.given, deal.results, deal.retired_at) == (40, 39, None)
+    # At most one of the two was given it (a table dealing passes over a deal another
+    # holds at that moment, here the first table scoring its 39th result: then neither).
     holders = [t for t in (b, c) if _deal_of(t).pk == deal.pk]
-    assert len(holders) == 1
-    other = next(t for t in (b, c) if t not in holders)
-    assert _deal_of(other).pk != deal.pk
+    assert len(holders) <= 1 and deal.given == 39 + len(holders)
+    assert (deal.results, deal.retired_at) == (39, None)
     assert _deal_of(first).pk != deal.pk  # the first table's players had seen it
+    if not holders:  # a table starting alone now is its 40th
+        table, start = forming()
+        start()
+        holders = [table]
+        deal.refresh_from_db()
+    assert _deal_of(holders[0]).pk == deal.pk and deal.given == 40
 
     d, start_d = forming()
     answers = at_once(to_last_action(holders[0]).send, start_d)

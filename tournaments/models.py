@@ -1890,6 +1890,9 @@ class ClubSeat(models.Model):
     robot = models.BooleanField(_("robot"), default=False)
     active = models.BooleanField(_("seated"), default=True)
     sat_at = models.DateTimeField(_("sat down at"))
+    # Since when the clock has seen the seated person with no connection to the table
+    # (RULES 13, disconnection: `services.club_presence`); None while connected.
+    lost_at = models.DateTimeField(_("connection lost since"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("club seat")

@@ -45,6 +45,9 @@ class SeatJob:
     seat: str
     token: str
     boards: tuple[BoardJob, ...]
+    # A robot standing in for a person who lost their connection (the club, RULES 13):
+    # its sockets say so (`STAND_IN_HEADER`), so they are not taken for the person's own.
+    stand_in: bool = False
 
 
 @dataclass(frozen=True)
@@ -85,9 +88,17 @@ def board_url(base: str, table_id: int, number: int) -> str:
     return f"{base}/ws/tables/{table_id}/boards/{number}/"
 
 
-def auth_headers(token: str) -> dict[str, str]:
+# The header a stand-in robot's sockets carry: the server then does not count them as
+# the player's connection (`services.presence`), so the player's return is seen.
+STAND_IN_HEADER = "X-Bridge-Robot"
+
+
+def auth_headers(token: str, *, stand_in: bool = False) -> dict[str, str]:
     # The key goes in a header, never in the URL: servers and proxies log URLs.
-    return {"Authorization": f"Bearer {token}"}
+    headers = {"Authorization": f"Bearer {token}"}
+    if stand_in:
+        headers[STAND_IN_HEADER] = "stand-in"
+    return headers
 
 
 async def play_seat(
@@ -145,7 +156,7 @@ async def _play_board(
     # (the server pings every socket; a robot that stops answering is dropped by it).
     async with connect(
         board_url(base, job.table_id, board.number),
-        additional_headers=auth_headers(job.token),
+        additional_headers=auth_headers(job.token, stand_in=job.stand_in),
         compression=None,
         ping_interval=None,
     ) as ws:

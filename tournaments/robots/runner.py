@@ -33,6 +33,7 @@ from ..models import (
     ProgramSeat,
     Round,
     RoundStatus,
+    Seating,
     Table,
     TableDirection,
     TableDirectionKind,
@@ -42,6 +43,7 @@ from ..models import (
 from ..selectors import table_seats
 from ..services.simulator import board_facts
 from ..services.tokens import ROBOT_TOKEN_DAYS, issue_robot_token, revoke_tokens
+from . import club
 from .client import CLOSED, DONE, GAVE_UP, BoardJob, Pace, SeatJob, play_seat
 
 logger = logging.getLogger("tournaments.robots")
@@ -86,12 +88,16 @@ class Options:
     poll: float = 1.0
     names: tuple[str, ...] = ()  # only tournaments of these names (the demo's)
     double_dummy: bool = False  # cards from the solver (the demo), not the rule of thumb
+    club_all_seats: bool = False  # every seat of the club's tables (the simulated week)
 
 
 @dataclass(frozen=True)
 class _Seat:
     job: SeatJob
     user_id: int
+    # The task's key: (table, seat) in an event; (table, seat, board) at the club, whose
+    # boards are dealt one at a time (`robots.club`).
+    key: tuple = ()
 
 
 def _plans(round: Round, tables: list[Table], boards: list[Board], heuristic: bool):
@@ -122,17 +128,19 @@ def open_seats(
     plan_cache: dict,
     names: tuple[str, ...] = (),
     now: datetime | None = None,
+    club_all_seats: bool = False,
 ) -> list[_Seat]:
     """The robot-driven seats of the open rounds: their players have not logged in
     since `since`. `tournament_ids` None: every running online tournament, and every
     paused one: a robot holds its seat through a pause (its socket waits for the
-    resume) instead of leaving a table no one would come back to."""
+    resume) instead of leaving a table no one would come back to. And the club's
+    robot-played seats, board by board (`robots.club`)."""
     close_old_connections()
     rounds = Round.objects.filter(
         status=RoundStatus.OPEN,
         tournament__play=PlayMode.ONLINE,
         tournament__status__in=(TournamentStatus.RUNNING, TournamentStatus.PAUSED),
-    )
+    ).exclude(tournament__seating=Seating.CLUB)
     if tournament_ids is not None:
         rounds = rounds.filter(tournament_id__in=list(tournament_ids))
     # The seats a director gave a robot (`table_director.seat_robot`): played whatever
@@ -154,7 +162,17 @@ def open_seats(
     # A player holds their seat for a while after logging in; then robots may take it.
     now = now or timezone.now()
     taken_after = max(since, now - HUMAN_HOLDS)
-    found: list[_Seat] = []
+    found: list[_Seat] = [
+        _Seat(seat.job, seat.user_id, seat.key)
+        for seat in club.club_seats(
+            tournament_ids=tournament_ids,
+            tokens=tokens,
+            heuristic=heuristic,
+            plan_cache=plan_cache.setdefault("club", {}),
+            all_seats=club_all_seats,
+            now=now,
+        )
+    ]
     users = get_user_model()
     for round in rounds.select_related("tournament"):
         only_directed = bool(names) and round.tournament.name not in names
@@ -184,7 +202,7 @@ def open_seats(
                         BoardJob(b.number, b.deal, plans[table.pk, b.number]) for b in boards
                     ),
                 )
-                found.append(_Seat(job, user_id))
+                found.append(_Seat(job, user_id, (table.pk, seat)))
     return found
 
 
@@ -242,12 +260,13 @@ async def drive(
                     heuristic=options.heuristic,
                     plan_cache=plan_cache,
                     names=options.names,
+                    club_all_seats=options.club_all_seats,
                 )
             except Exception:  # keep driving; the next poll retries
                 logger.exception("robots: reading the open rounds failed")
                 wanted = None
             if wanted is not None:
-                keys = {(s.job.table_id, s.job.seat): s for s in wanted}
+                keys = {s.key: s for s in wanted}
                 for key, seat in keys.items():
                     if key not in tasks:
                         tasks[key] = asyncio.create_task(
@@ -273,6 +292,8 @@ async def drive(
                         log(f"robot at table {key[0]} seat {key[1]}: {outcome}")
                     if outcome == GAVE_UP:
                         log(f"robot gives table {key[0]} seat {key[1]} up to its player")
+                if len(key) == 3 and task.done() and (wanted is None or key not in keys):
+                    del tasks[key]  # a club board over: its key does not come back
             if (
                 until_finished
                 and tournament_ids is not None

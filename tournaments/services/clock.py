@@ -52,7 +52,7 @@ from ..models import (
     TournamentStatus,
     UnplayedPolicy,
 )
-from . import club_week, formats, history, ladder, rescoring
+from . import club_presence, club_week, formats, history, ladder, rescoring
 from .announcements import round_changing, round_closing
 from .permissions import RUN_CLOCK, require
 from .table_director import closing_bell
@@ -113,6 +113,11 @@ def advance(*, now: datetime | None = None, driver: str = "") -> AdvanceReport:
     except Exception as error:
         logger.exception("clock: a club week could not close")
         errors.append(f"club: {error!r}")
+    try:  # the club's lost connections (RULES 13): each outage counted once, a robot in
+        report.events += club_presence.check_connections(now=now)
+    except Exception as error:
+        logger.exception("clock: the club's connections could not be checked")
+        errors.append(f"club connections: {error!r}")
     try:  # the ladders' accept and play deadlines (RULES 11), each ladder its own transaction
         report.events += ladder.run_deadlines(now=now)
     except Exception as error:

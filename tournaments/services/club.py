@@ -183,7 +183,10 @@ def _check_player(user, field: ClubField, now: datetime) -> None:
 
 def _lock_table(club_table_id: int) -> ClubTable:
     table = (
-        ClubTable.objects.select_for_update()
+        # Only the table's row (`of`): FOR UPDATE through the joins would lock the week's
+        # field, week and event rows too, so every club table's write would queue on
+        # them (and deadlock against the rows' FOR KEY SHARE of a result's inserts).
+        ClubTable.objects.select_for_update(no_key=True, of=("self",))
         .select_related("field__week", "field__tournament")
         .filter(pk=club_table_id)
         .first()
@@ -276,7 +279,7 @@ def _fill_from_waiting(*, table: ClubTable, now: datetime) -> None:
     seated = _seated(table)
     free = [s for s in SEATS if s not in seated]
     waiting = list(
-        ClubWaiting.objects.select_for_update(skip_locked=True)
+        ClubWaiting.objects.select_for_update(skip_locked=True, of=("self",))
         .filter(field=table.field)
         .exclude(user_id__in=[s.user_id for s in seated.values()])
         .select_related("user")
@@ -362,7 +365,7 @@ def _start_if_full(*, table: ClubTable, now: datetime) -> None:
         return  # robots alone never start a table
     tournament = table.field.tournament
     # The sitting is a round of the week's event: numbered under the field's row lock.
-    ClubField.objects.select_for_update().filter(pk=table.field_id).first()
+    _lock_field(table.field_id)
     number = (Round.objects.filter(tournament=tournament).aggregate(n=Max("number"))["n"] or 0) + 1
     round = Round.objects.create(
         tournament=tournament,
@@ -426,9 +429,22 @@ def deal_next_board(*, club_table: ClubTable, now: datetime) -> Board | None:
     )
 
 
+def _lock_field(field_id: int) -> None:
+    """The field's row lock that numbers its rounds and boards: FOR NO KEY UPDATE of that
+    row alone (its default ordering would join the week and lock it too), so the FOR
+    KEY SHARE that another table's result takes on it (its scores' foreign key) neither
+    blocks it nor deadlocks with it."""
+    list(
+        ClubField.objects.select_for_update(no_key=True)
+        .filter(pk=field_id)
+        .order_by()
+        .values_list("pk", flat=True)
+    )
+
+
 def _next_board_number(*, field: ClubField) -> int:
     # The field's row lock orders the board numbers of the week's event.
-    ClubField.objects.select_for_update().filter(pk=field.pk).first()
+    _lock_field(field.pk)
     last = Board.objects.filter(tournament_id=field.tournament_id).aggregate(n=Max("number"))["n"]
     return (last or 0) + 1
 
@@ -453,8 +469,12 @@ def _give_deal(*, field: ClubField, people: list[int], now: datetime) -> ClubDea
                     # is passed over, not waited for: a table scoring deal A while
                     # dealing deal B, and another the other way round, must not deadlock.
                     free = (
-                        ClubDeal.objects.select_for_update(skip_locked=True)
+                        # Only the deal's row (no ordering's join to the field and
+                        # week, which would lock them and make every other deal look
+                        # taken to a table dealing at the same moment).
+                        ClubDeal.objects.select_for_update(skip_locked=True, no_key=True)
                         .filter(pk=deal_id, retired_at__isnull=True, given__lt=MOST_RESULTS)
+                        .order_by()
                         .values_list("pk", flat=True)
                     )
                     if not list(free):

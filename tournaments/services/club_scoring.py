@@ -61,7 +61,7 @@ def board_finished(*, result: BoardResult, play_table: Table, now: datetime) -> 
     board = Board.objects.only("club_deal_id").get(pk=result.board_id)
     if board.club_deal_id is None:
         return
-    deal = ClubDeal.objects.select_for_update().get(pk=board.club_deal_id)
+    deal = ClubDeal.objects.select_for_update(no_key=True).get(pk=board.club_deal_id)
     field = ClubField.objects.get(pk=deal.field_id)
     robots = club_tables.robot_user_ids()
     arrival = deal.results + 1
@@ -118,7 +118,7 @@ def board_finished(*, result: BoardResult, play_table: Table, now: datetime) -> 
         fields.append("retired_at")
     deal.save(update_fields=fields)
     club_table = (
-        ClubTable.objects.select_for_update()
+        ClubTable.objects.select_for_update(no_key=True, of=("self",))
         .select_related("field__week", "field__tournament", "table")
         .filter(table=play_table, status=ClubTableStatus.PLAYING)
         .first()
@@ -134,12 +134,15 @@ def count_leaving(*, club_table: ClubTable, seat: str, user, now: datetime) -> C
     board = club_tables.unfinished_board(club_table.table)
     if board is None or not board.play_actions.filter(table=club_table.table).exists():
         return None  # between boards (the next not started): leaving costs nothing
-    return _penalise(club_table=club_table, board=board, seat=seat, user=user, lost_at=now, now=now)
+    return penalise(club_table=club_table, board=board, seat=seat, user=user, lost_at=now, now=now)
 
 
-def _penalise(
+def penalise(
     *, club_table: ClubTable, board: Board, seat: str, user, lost_at: datetime, now: datetime
 ) -> ClubPenalty | None:
+    """Count `user`'s disconnection from `club_table` on `board` once (RULES 13): the new
+    penalty, or None if this outage was already counted (one row an outage, the unique
+    key on (table, player) while `back_at` is empty: two clocks at once count it once)."""
     points = disconnection_penalty(PENALTY_SYSTEM[ClubSystem(club_table.field.system)], 1)
     penalty, created = ClubPenalty.objects.get_or_create(
         club_table=club_table,
@@ -164,4 +167,4 @@ def penalty_points(*, field: ClubField, user_id: int) -> int:
     )
 
 
-__all__ = ["board_finished", "count_leaving", "penalty_points"]
+__all__ = ["board_finished", "count_leaving", "penalise", "penalty_points"]

@@ -8,6 +8,11 @@ reads the rows (`selectors.console.online_progress`).
 
 A server process that dies cannot delete its rows: the console does not count a row
 older than `selectors.console.PRESENCE_STALE_AFTER`.
+
+A robot standing in for a player whose connection was lost (the club, RULES 13) plays
+with the player's credential but says what it is (`STAND_IN_HEADER`): its sockets are
+rows with no user, the seat taken but not by its player, so the player's own return is
+seen (`club_presence`).
 """
 
 from __future__ import annotations
@@ -20,6 +25,14 @@ from django.utils import timezone
 from ..models import TablePresence
 
 SEATS = ("N", "E", "S", "W")
+# The request header of a stand-in robot's socket (`robots.client.STAND_IN_HEADER`).
+STAND_IN_HEADER = b"x-bridge-robot"
+
+
+def is_stand_in(headers) -> bool:
+    """Whether a socket's handshake headers (ASGI's (name, value) byte pairs) are a
+    stand-in robot's."""
+    return any(name.lower() == STAND_IN_HEADER for name, _value in headers or ())
 
 
 def connected(

@@ -26,7 +26,8 @@ class Command(BaseCommand):
     help = (
         "Robots take every seat of the tournaments' open rounds whose player has not "
         "logged in since they started, and bid and play over the WebSocket protocol, "
-        "round after round; a player who logs in takes their seat back."
+        "round after round; a player who logs in takes their seat back. With --all-online, "
+        "also the club's robot seats and the seats of players whose connection was lost."
     )
 
     def add_arguments(self, parser):
@@ -55,9 +56,14 @@ class Command(BaseCommand):
         parser.add_argument(
             "--until-finished", action="store_true", help="stop when the tournaments finish"
         )
+        parser.add_argument(
+            "--club-all-seats",
+            action="store_true",
+            help="every seat of the club's playing tables, not only the robots' (a simulation)",
+        )
 
     def handle(self, *args, tournament, all_online, demo, url, double_dummy, pace,
-               claim_after, heuristic, until_finished, **options):  # fmt: skip
+               claim_after, heuristic, until_finished, club_all_seats, **options):  # fmt: skip
         if not tournament and not all_online and not demo:
             raise CommandError("Name the tournaments (ids), or give --all-online or --demo.")
         hook = None
@@ -99,6 +105,7 @@ class Command(BaseCommand):
             heuristic=heuristic,
             names=names,
             double_dummy=double_dummy,
+            club_all_seats=club_all_seats,
         )
         self.stdout.write(f"play_robots: robots playing at {base}")
         # uvloop (as uvicorn uses): hundreds of robot sockets cost less of the machine.

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0032_club_rate'),
+        ('tournaments', '0033_program_seats'),
     ]
 
     operations = [

@@ -64,6 +64,7 @@ run play $PY bench/bench_play.py
 run broadcast $PY bench/bench_broadcast.py
 run team_close $PY bench/bench_team_close.py
 run club $PY bench/bench_club.py
+run club_close $PY bench/bench_club_close.py
 # The full-size Swiss-teams event played by robots through the real server (the
 # suite plays a smaller one): 12 teams × 5 rounds × 8 boards, checked against the actions.
 run team_robots env DJANGO_SETTINGS_MODULE=config.settings.test TEAM_ROBOTS_FULL=1 \

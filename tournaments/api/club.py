@@ -13,13 +13,14 @@ from datetime import datetime
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from ninja import Field, Query, Router, Schema
+from ninja import Field, Path, Query, Router, Schema
 from ninja.security import django_auth
 
 from ..errors import NotFound
 from ..models import ClubSystem, ResultState
 from ..selectors import club as reads
 from ..services import club
+from ..sql import BIGINT
 from .auth import token_auth
 from .errors import write
 from .play import anonymous
@@ -29,6 +30,8 @@ router = Router(tags=["club"])
 
 PLAYER = [token_auth, django_auth]
 READ_ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 422: ErrorOut}
+# A row id as the database holds it: a larger number is a 404, never a database error.
+ID = {"ge": 1, "le": BIGINT[1]}
 SYSTEMS = ", ".join(f'"{v}"' for v in ClubSystem.values)
 
 
@@ -259,7 +262,7 @@ def open_table(request, payload: OpenIn):
     **write(200, TableOut, auth=PLAYER),
     summary="Sit in an empty seat of a forming table (the fourth player starts it)",
 )
-def sit(request, table_id: int, payload: SitIn):
+def sit(request, payload: SitIn, table_id: int = Path(..., **ID)):
     club.sit(user=request.auth, club_table_id=table_id, seat=payload.seat)
     return _mine(request)
 
@@ -269,7 +272,7 @@ def sit(request, table_id: int, payload: SitIn):
     **write(200, TableOut, auth=PLAYER),
     summary="Robots take the empty seats of your forming table: it starts",
 )
-def robots(request, table_id: int):
+def robots(request, table_id: int = Path(..., **ID)):
     club.add_robots(user=request.auth, club_table_id=table_id)
     return _mine(request)
 
@@ -279,7 +282,7 @@ def robots(request, table_id: int):
     **write(200, LobbyOut, auth=PLAYER),
     summary="Leave your table (a playing table closes; mid-board counts as a disconnection)",
 )
-def leave(request, table_id: int):
+def leave(request, table_id: int = Path(..., **ID)):
     club.leave(user=request.auth, club_table_id=table_id)
     return _lobby(request)
 
@@ -312,9 +315,9 @@ def stop_waiting(request):
 )
 def my_boards(
     request,
-    week_id: int | None = Query(None, description="One week's boards (default: every week)."),
+    week_id: int | None = Query(None, description="One week's boards (default: every week).", **ID),
     limit: int = Query(20, ge=1, le=100),
-    offset: int = Query(0, ge=0),
+    offset: int = Query(0, ge=0, le=1_000_000),
 ):
     week = None
     if week_id is not None:
@@ -352,7 +355,7 @@ def my_boards(
     summary="A library deal's field: for those given it, or anyone once its week closed",
     description="404 for a deal the caller may not see yet, as for no deal at all.",
 )
-def deal(request, deal_id: int):
+def deal(request, deal_id: int = Path(..., **ID)):
     found = reads.deal_field(user=request.auth, deal_id=deal_id)
     if found is None:
         raise NotFound(_("This deal's results are shown to those who played it."))
@@ -369,7 +372,7 @@ def deal(request, deal_id: int):
     response={200: StandingsOut, **READ_ERRORS},
     summary="A week's standings of one system (default: this week)",
 )
-def standings(request, system: str, week_id: int | None = Query(None)):
+def standings(request, system: str, week_id: int | None = Query(None, **ID)):
     if system not in ClubSystem.values:
         raise NotFound(_("Choose duplicate, full field (IMPs or MP) or handicap."))
     if week_id is not None:

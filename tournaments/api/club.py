@@ -49,6 +49,8 @@ class PlayOut(Schema):
     table: int
     board: int | None = Field(description="The board in play (null between boards).")
     view: str | None = Field(description="The board's view endpoint, for the seat's player.")
+    table_id: int = Field(description="The play server's table id (its WebSocket's).")
+    socket: str | None = Field(description="The board in play's WebSocket path.")
 
 
 class TableOut(Schema):
@@ -172,6 +174,12 @@ def _table(table: reads.LobbyTable | None, system: str) -> dict | None:
             "table": number,
             "board": table.board,
             "view": view,
+            "table_id": table.play_table_id,
+            "socket": (
+                f"/ws/tables/{table.play_table_id}/boards/{table.board}/"
+                if table.board is not None
+                else None
+            ),
         }
     return {
         "id": table.id,

@@ -102,6 +102,7 @@ class LobbyTable:
     mine: bool
     play_path: tuple[int, int, int] | None  # (tournament, round number, table number)
     board: int | None = None  # the board in play (the caller's own table only)
+    play_table_id: int | None = None  # the play server's table (its sockets' id)
 
     @property
     def forming(self) -> bool:
@@ -162,6 +163,7 @@ def _table_of(table: ClubTable, seats: list[ClubSeat], user_id: int | None) -> L
         seats=lobby_seats,
         mine=any(s.mine for s in lobby_seats),
         play_path=play_path,
+        play_table_id=table.table_id,
     )
 
 
@@ -252,6 +254,11 @@ def lobby(*, user, now: datetime) -> Lobby:
 def club_table_of(play_table) -> ClubTable | None:
     """The club table a play server's table belongs to, if it is a club table's."""
     return ClubTable.objects.filter(table=play_table).select_related("field").first()
+
+
+def robot_seats(club_table: ClubTable) -> set[str]:
+    """The seats robots took at a club table (a robot only ever takes its own seat)."""
+    return set(club_table.seats.filter(robot=True).values_list("seat", flat=True))
 
 
 # -- my boards --------------------------------------------------------------------------

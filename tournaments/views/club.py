@@ -32,6 +32,16 @@ SEATS = ("N", "E", "S", "W")
 LOBBY_POLL_SECONDS = 3
 
 
+def short_labels() -> list[tuple[str, str]]:
+    """The systems as the standings' tabs name them (short enough for a phone)."""
+    return [
+        (ClubSystem.DUPLICATE, _("Duplicate")),
+        (ClubSystem.FULL_FIELD_IMPS, _("Full field IMPs")),
+        (ClubSystem.FULL_FIELD_MP, _("Full field MP")),
+        (ClubSystem.HANDICAP, _("Handicap")),
+    ]
+
+
 def play_url(path: tuple[int, int, int] | None) -> str | None:
     """The table page of a playing club table (its sitting's round, table 1)."""
     if path is None:
@@ -184,7 +194,7 @@ def standings(request: HttpRequest, system: str = ClubSystem.DUPLICATE) -> HttpR
         "club/standings.html",
         {
             "found": found,
-            "systems": ClubSystem.choices,
+            "systems": short_labels(),
             "weeks": reads.recent_weeks(),
             "week": week,
             "asked_week": request.GET.get("week", ""),

@@ -195,6 +195,7 @@ def play_table(request, tournament_id: int, round_number: int, table_number: int
     # stored, so "Next board" reloads the page; no round clock, the lobby to go back to.
     club_table = club_reads.club_table_of(table)
     club = None
+    robots: set[str] = set()
     if club_table is not None:
         club = {
             "lobbyUrl": reverse("club_lobby"),
@@ -202,6 +203,7 @@ def play_table(request, tournament_id: int, round_number: int, table_number: int
             "closed": club_table.status == ClubTableStatus.CLOSED,
             "system": str(ClubSystem(club_table.field.system).label),
         }
+        robots = club_reads.robot_seats(club_table)
         strings["to_lobby"] = _("Back to the lobby")
         strings["my_boards"] = _("My boards: the field's results")
         strings["club_closed"] = _("This club table has closed.")
@@ -228,7 +230,10 @@ def play_table(request, tournament_id: int, round_number: int, table_number: int
         "current": current,
         "closed": closed,
         "kibitz": kibitz,
-        "names": _names(table),
+        "names": {
+            seat: club_reads.robot_name(seat) if club and seat in robots else name
+            for seat, name in _names(table).items()
+        },
         "wsPath": f"/ws/tables/{table.pk}/boards/",
         "tournamentUrl": reverse("tournament", args=[tournament.pk]),
         # The next round's table by its id (the socket's `next.table`): that old address

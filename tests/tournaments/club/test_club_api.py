@@ -46,6 +46,7 @@ def test_a_program_opens_a_table_with_robots_and_plays_its_board(make_member):
     lobby = api.get("/club/lobby").json()
     play = lobby["my_table"]["play"]
     assert lobby["member"] and play["board"] is not None
+    assert play["socket"] == f"/ws/tables/{play['table_id']}/boards/{play['board']}/"
     view = api.get(play["view"].removeprefix("/api/v1")).json()
     assert view["seat"] == "S" and len(view["hands"]["S"]) == 13
     actions = play["view"].removeprefix("/api/v1").replace("/view", "/actions")

@@ -118,6 +118,9 @@ def test_lobby_to_a_played_board_and_the_fields_results(make_member, tmp_path):
         connected(page)
         assert "Club table" in page.locator(".bt-title").inner_text()
         assert page.locator(".bt-meta .clock").count() == 0  # no round clock at the club
+        page.wait_for_function(
+            "() => (document.getElementById('bt-table')?.innerText || '').includes('Robot North')"
+        )
         table = ClubTable.objects.get(opened_by=me)
         play_table = Table.objects.select_related("round").get(pk=table.table_id)
         seats = table_seats.table_seats(play_table)
@@ -135,7 +138,9 @@ def test_lobby_to_a_played_board_and_the_fields_results(make_member, tmp_path):
         shot(page, "club-table-en-desktop-over", full_page=False)
         page.locator("#bt-next-board").click()
         page.wait_for_function(
-            "b => Number(document.getElementById('bt').dataset.board) > b", arg=board
+            "b => { const bt = document.getElementById('bt');"
+            " return bt !== null && Number(bt.dataset.board) > b; }",
+            arg=board,
         )
         connected(page)
         page.goto(f"{base}/club/boards/")

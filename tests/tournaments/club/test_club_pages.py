@@ -86,7 +86,7 @@ def test_a_waiting_player_is_seated_when_a_table_opens_and_robots_fill_the_rest(
     assert table.status == ClubTableStatus.PLAYING and response.url.endswith("/play/")
     lobby = _page(_client(client, waiter).get("/club/"))
     assert "Robot East" in lobby or "Robot West" in lobby
-    assert lobby.count(">robot<") == 4  # two robots, in "your table" and the list
+    assert lobby.count("Robot ") == 4  # two robots, in "your table" and the list
 
 
 def test_refusals_say_why_and_change_nothing(client, make_user, make_member):

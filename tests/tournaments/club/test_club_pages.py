@@ -24,6 +24,8 @@ from tournaments.services import club
 
 pytestmark = pytest.mark.django_db
 
+PAIR = '<span>%s</span><span class="sep"> – </span><span>%s</span>'
+
 
 def _client(client, user):
     client.force_login(user)
@@ -131,7 +133,7 @@ def test_my_boards_show_the_field_only_to_those_given_the_deal(client, make_memb
     play_club_board(table_b, seed=4)
     page = _page(_client(client, first[0]).get("/club/boards/"))
     assert f'data-deal="{deal.pk}"' in page
-    assert "B0 – B2" in page and "A0 – A2" in page  # both tables' results, mine marked
+    assert PAIR % ("B0", "B2") in page and PAIR % ("A0", "A2") in page  # both tables, mine marked
     assert page.count("data-mine") == 1
     # Someone who has not played the deal, the week open: nothing of its field.
     c = _client(client, outsider)
@@ -141,10 +143,10 @@ def test_my_boards_show_the_field_only_to_those_given_the_deal(client, make_memb
     assert client.logout() is None
     assert client.get(f"/club/deals/{deal.pk}/").status_code == 404
     # A player of the deal sees its page; everyone once the week has closed.
-    assert "B0 – B2" in _page(_client(client, first[1]).get(f"/club/deals/{deal.pk}/"))
+    assert PAIR % ("B0", "B2") in _page(_client(client, first[1]).get(f"/club/deals/{deal.pk}/"))
     deal.field.week.closed_at = now
     deal.field.week.save(update_fields=["closed_at"])
-    assert "A0 – A2" in _page(_client(client, outsider).get(f"/club/deals/{deal.pk}/"))
+    assert PAIR % ("A0", "A2") in _page(_client(client, outsider).get(f"/club/deals/{deal.pk}/"))
 
 
 def test_standings_per_system_add_penalties_and_leave_robots_out(client, make_member):

@@ -6,6 +6,7 @@ from django.urls import path
 from . import converters, views  # noqa: F401  (converters: registers `<id:…>`)
 from .views import (
     broadcasts,
+    club,
     club_rate,
     console,
     console_ladder,
@@ -180,6 +181,20 @@ urlpatterns = [
     ),
     # Vugraph LIN files imported as finished matches (RULES 12)
     # The club's Rate (RULES 13): the list, and a player's Rate week by week.
+    # The club (RULES 13): the lobby and its actions, a player's boards, a deal's field,
+    # the week's standings per system; the organiser's membership page.
+    path("club/", club.lobby, name="club_lobby"),
+    path("club/open/", club.open_table, name="club_open"),
+    path("club/sit/", club.sit, name="club_sit"),
+    path("club/wait/", club.wait, name="club_wait"),
+    path("club/stop-waiting/", club.stop_waiting, name="club_stop_waiting"),
+    path("club/robots/", club.robots, name="club_robots"),
+    path("club/leave/", club.leave, name="club_leave"),
+    path("club/boards/", club.my_boards, name="club_my_boards"),
+    path("club/deals/<id:deal_id>/", club.deal, name="club_deal"),
+    path("club/standings/", club.standings, name="club_standings"),
+    path("club/standings/<slug:system>/", club.standings, name="club_standings_system"),
+    path("console/club/members/", club.members, name="console_club_members"),
     path("club/rate/", club_rate.rate_list, name="club_rate_list"),
     path("club/players/<id:user_id>/", club_rate.player, name="club_rate_player"),
     path("vugraph/", vugraph.imported_list, name="vugraph_list"),

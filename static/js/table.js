@@ -848,7 +848,18 @@ function resultPanel(v) {
   lines.push(h("p", { class: "bt-score" },
     h("span", {}, `${S.ns_score}: `, h("strong", { "data-ns-score": result.ns_score }, result.ns_score)), " · ",
     h("span", {}, `${S.ew_score}: `, h("strong", {}, -result.ns_score))));
-  if (!closed) {
+  if (cfg.club) {
+    // A club table (RULES 13): the next board was dealt when this result was stored;
+    // the page, reloaded, opens it. No list of boards, no bell.
+    if (cfg.club.closed) lines.push(h("p", { class: "muted" }, S.club_closed));
+    else {
+      lines.push(h("p", {}, h("button", { type: "button", class: "button primary", id: "bt-next-board",
+        "data-key": "next", onclick: () => window.location.reload() }, S.next_board)));
+    }
+    lines.push(h("p", { class: "bt-club-links" },
+      h("a", { href: cfg.club.lobbyUrl, id: "bt-lobby" }, S.to_lobby), " · ",
+      h("a", { href: cfg.club.boardsUrl, id: "bt-my-boards" }, S.my_boards)));
+  } else if (!closed) {
     if (next !== null) {
       lines.push(h("p", {}, h("button", { type: "button", class: "button primary", id: "bt-next-board",
         "data-key": "next", onclick: () => goToBoard(next) }, S.next_board)));

@@ -6,6 +6,7 @@ from ninja import NinjaAPI
 
 from . import docs, errors
 from .broadcasts import router as broadcasts_router
+from .club import router as club_router
 from .club_rate import router as club_rate_router
 from .endpoints import router
 from .ladder import router as ladder_router
@@ -43,6 +44,7 @@ api.add_router("/", ladder_router)
 api.add_router("/", broadcasts_router)
 api.add_router("/", vugraph_router)
 api.add_router("/", club_rate_router)
+api.add_router("/", club_router)
 
 
 @api.get("/docs/assets/{name}", include_in_schema=False, url_name="docs-asset")

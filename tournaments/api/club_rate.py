@@ -62,7 +62,9 @@ def _line(line: club_rate.RateLine) -> dict:
     response={200: list[RateLineOut], 422: ErrorOut},
     summary="The Rate list: members carrying at least 50 boards, by Rate",
 )
-def rate_list(request, limit: int = Query(100, ge=1, le=500), offset: int = Query(0, ge=0)):
+def rate_list(
+    request, limit: int = Query(100, ge=1, le=500), offset: int = Query(0, ge=0, le=10**9)
+):
     return [_line(line) for line in club_rate.rate_list(limit=limit, offset=offset)]
 
 

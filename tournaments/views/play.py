@@ -23,7 +23,17 @@ from django.utils.translation import pgettext
 
 from .. import round_rules
 from ..errors import NotAllowed, NotFound
-from ..models import PlayMode, Round, RoundStatus, Table, Tournament, TournamentStatus
+from ..models import (
+    ClubSystem,
+    ClubTableStatus,
+    PlayMode,
+    Round,
+    RoundStatus,
+    Table,
+    Tournament,
+    TournamentStatus,
+)
+from ..selectors import club as club_reads
 from ..selectors import programs, table_seats, table_server
 from ..services import table_play
 from ..templatetags.bridge import bridge_words
@@ -181,6 +191,22 @@ def play_table(request, tournament_id: int, round_number: int, table_number: int
     seat = table_seats.seat_of(table, request.user)
     closed = round.status == RoundStatus.CLOSED
     strings = _strings()
+    # A club table (RULES 13) has no list of boards: the next is dealt when a result is
+    # stored, so "Next board" reloads the page; no round clock, the lobby to go back to.
+    club_table = club_reads.club_table_of(table)
+    club = None
+    robots: set[str] = set()
+    if club_table is not None:
+        club = {
+            "lobbyUrl": reverse("club_lobby"),
+            "boardsUrl": reverse("club_my_boards"),
+            "closed": club_table.status == ClubTableStatus.CLOSED,
+            "system": str(ClubSystem(club_table.field.system).label),
+        }
+        robots = club_reads.robot_seats(club_table)
+        strings["to_lobby"] = _("Back to the lobby")
+        strings["my_boards"] = _("My boards: the field's results")
+        strings["club_closed"] = _("This club table has closed.")
     if kibitz:
         # What the socket will send them, said before it does (the server decides).
         live = tournament.kibitz_live and not table_play.plays_in_tournament(
@@ -204,13 +230,17 @@ def play_table(request, tournament_id: int, round_number: int, table_number: int
         "current": current,
         "closed": closed,
         "kibitz": kibitz,
-        "names": _names(table),
+        "names": {
+            seat: club_reads.robot_name(seat) if club and seat in robots else name
+            for seat, name in _names(table).items()
+        },
         "wsPath": f"/ws/tables/{table.pk}/boards/",
         "tournamentUrl": reverse("tournament", args=[tournament.pk]),
         # The next round's table by its id (the socket's `next.table`): that old address
         # redirects to the table's own, by round and table number.
         "playUrl": reverse("play_table_by_id", args=[tournament.pk, 0]),
         "strings": strings,
+        "club": club,
         "clock": _clock(tournament, round, table),
         # After the bell, what it made of the board shown (the bell's own sentence).
         "cutOff": (
@@ -237,5 +267,6 @@ def play_table(request, tournament_id: int, round_number: int, table_number: int
             "room": pages_of(tournament).room_of(table),
             # Its seats played by programs through the Blue Chip gateway (SPEC 14).
             "programs": programs.table_programs(table_id=table.pk),
+            "club": club,
         },
     )

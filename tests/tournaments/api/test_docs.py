@@ -78,6 +78,19 @@ def test_openapi_schema_lists_every_operation():
         ("GET", base + "/rounds/{number}/tables/{table}/export.lin"),
         ("POST", "/api/v1/vugraph/imports"),
         ("GET", "/api/v1/vugraph/imports/{import_id}"),
+        # The club (RULES 13): the Rate, the lobby and its actions, boards, standings.
+        ("GET", "/api/v1/club/rate"),
+        ("GET", "/api/v1/club/players/{user_id}/rate"),
+        ("GET", "/api/v1/club/lobby"),
+        ("POST", "/api/v1/club/tables"),
+        ("POST", "/api/v1/club/tables/{table_id}/sit"),
+        ("POST", "/api/v1/club/tables/{table_id}/robots"),
+        ("POST", "/api/v1/club/tables/{table_id}/leave"),
+        ("POST", "/api/v1/club/wait"),
+        ("POST", "/api/v1/club/wait/stop"),
+        ("GET", "/api/v1/club/boards"),
+        ("GET", "/api/v1/club/deals/{deal_id}"),
+        ("GET", "/api/v1/club/standings/{system}"),
     }
     put = schema["paths"][base + "/rounds/{number}/tables/{table}/boards/{board}"]["put"]
     assert put["security"] == [{"TokenAuth": []}]
@@ -164,7 +177,8 @@ def test_swagger_ui_renders_without_the_internet(live_server):
         # 14, + the online play's 3 (view, actions, swap) + PATCH scoring-settings and
         # schedule (issue 14.2) + GET and PUT movement (issue 25) + a team event's 8
         # registration operations and 3 reads (issue 26) + the ladder's 5 (issue 26)
-        assert page.locator(".swagger-ui .opblock").count() == 45
+        # + the club's Rate 2 and the club's 10 (issue 28)
+        assert page.locator(".swagger-ui .opblock").count() == 55
         assert "Swiss pairs director API" in page.locator(".swagger-ui .title").inner_text()
         shot(page, "api-docs")
     assert outside == []

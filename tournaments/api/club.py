@@ -35,7 +35,7 @@ ID = {"ge": 1, "le": BIGINT[1]}
 SYSTEMS = ", ".join(f'"{v}"' for v in ClubSystem.values)
 
 
-class SeatOut(Schema):
+class ClubSeatOut(Schema):
     seat: str = Field(description='"N", "E", "S" or "W".')
     user_id: int | None = Field(description="Null: the seat is empty.")
     name: str
@@ -43,7 +43,7 @@ class SeatOut(Schema):
     you: bool
 
 
-class PlayOut(Schema):
+class ClubPlayOut(Schema):
     tournament_id: int
     round: int = Field(description="The table's sitting: a round of the week's event.")
     table: int
@@ -53,20 +53,20 @@ class PlayOut(Schema):
     socket: str | None = Field(description="The board in play's WebSocket path.")
 
 
-class TableOut(Schema):
+class ClubTableOut(Schema):
     id: int
     system: str
     status: str = Field(description='"forming", "playing" or "closed".')
-    seats: list[SeatOut]
-    play: PlayOut | None = Field(description="Where the table plays, once it has started.")
+    seats: list[ClubSeatOut]
+    play: ClubPlayOut | None = Field(description="Where the table plays, once it has started.")
 
 
-class SystemOut(Schema):
+class ClubSystemOut(Schema):
     system: str
     label: str
     members_only: bool
     may_play: bool = Field(description="The caller may sit at this system's tables.")
-    tables: list[TableOut]
+    tables: list[ClubTableOut]
     waiting: list[str] = Field(description="The names of the players waiting for a table.")
 
 
@@ -74,14 +74,14 @@ class LobbyOut(Schema):
     week_starts_at: datetime | None
     week_ends_at: datetime | None
     member: bool
-    systems: list[SystemOut]
-    my_table: TableOut | None
+    systems: list[ClubSystemOut]
+    my_table: ClubTableOut | None
     waiting_for: str | None = Field(description="The system the caller waits for, or null.")
 
 
-class WaitOut(Schema):
+class ClubWaitOut(Schema):
     seated: bool = Field(description="Seated at once at a forming table (else waiting).")
-    table: TableOut | None
+    table: ClubTableOut | None
 
 
 class OpenIn(Schema):
@@ -132,14 +132,14 @@ class MyBoardsOut(Schema):
     boards: list[MyBoardOut]
 
 
-class DealOut(Schema):
+class ClubDealOut(Schema):
     deal_id: int
     deal: int
     system: str
     field: list[FieldResultOut]
 
 
-class StandingOut(Schema):
+class ClubStandingOut(Schema):
     rank: int
     user_id: int
     name: str
@@ -150,10 +150,10 @@ class StandingOut(Schema):
     average: float | None = Field(description="MP: the mean percentage; else points a board.")
 
 
-class StandingsOut(Schema):
+class ClubStandingsOut(Schema):
     week_starts_at: datetime | None
     system: str
-    lines: list[StandingOut]
+    lines: list[ClubStandingOut]
 
 
 def _table(table: reads.LobbyTable | None, system: str) -> dict | None:
@@ -255,7 +255,7 @@ def lobby(request):
 
 @router.post(
     "/club/tables",
-    **write(200, TableOut, auth=PLAYER),
+    **write(200, ClubTableOut, auth=PLAYER),
     summary="Open a table of a system, sitting in a seat",
     description="Waiting players of the system fill its other seats at once. Duplicate and "
     "full field are the members' (403 otherwise); handicap is everyone's.",
@@ -267,7 +267,7 @@ def open_table(request, payload: OpenIn):
 
 @router.post(
     "/club/tables/{table_id}/sit",
-    **write(200, TableOut, auth=PLAYER),
+    **write(200, ClubTableOut, auth=PLAYER),
     summary="Sit in an empty seat of a forming table (the fourth player starts it)",
 )
 def sit(request, payload: SitIn, table_id: int = Path(..., **ID)):
@@ -277,7 +277,7 @@ def sit(request, payload: SitIn, table_id: int = Path(..., **ID)):
 
 @router.post(
     "/club/tables/{table_id}/robots",
-    **write(200, TableOut, auth=PLAYER),
+    **write(200, ClubTableOut, auth=PLAYER),
     summary="Robots take the empty seats of your forming table: it starts",
 )
 def robots(request, table_id: int = Path(..., **ID)):
@@ -297,7 +297,7 @@ def leave(request, table_id: int = Path(..., **ID)):
 
 @router.post(
     "/club/wait",
-    **write(200, WaitOut, auth=PLAYER),
+    **write(200, ClubWaitOut, auth=PLAYER),
     summary="Wait for a table of a system (seated at once where a table has room)",
 )
 def wait(request, payload: WaitIn):
@@ -359,7 +359,7 @@ def my_boards(
 @router.get(
     "/club/deals/{deal_id}",
     auth=[token_auth, django_auth, anonymous],
-    response={200: DealOut, **READ_ERRORS},
+    response={200: ClubDealOut, **READ_ERRORS},
     summary="A library deal's field: for those given it, or anyone once its week closed",
     description="404 for a deal the caller may not see yet, as for no deal at all.",
 )
@@ -377,7 +377,7 @@ def deal(request, deal_id: int = Path(..., **ID)):
 
 @router.get(
     "/club/standings/{system}",
-    response={200: StandingsOut, **READ_ERRORS},
+    response={200: ClubStandingsOut, **READ_ERRORS},
     summary="A week's standings of one system (default: this week)",
 )
 def standings(request, system: str, week_id: int | None = Query(None, **ID)):

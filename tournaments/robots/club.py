@@ -16,7 +16,9 @@ The seats robots play at a playing club table:
   `client.STAND_IN_HEADER`, and do not count as the person's) until the person is back;
   then the penalty's `back_at` is set and the robot leaves the seat at the next poll;
 - with `all_seats` (the simulated week, `bench/bench_club.py`), every seat: robots play
-  the members themselves, as ordinary connections.
+  the members themselves, as ordinary connections;
+- with `never_logged_in` (`make run`'s demo), the seats of players who have never logged
+  in (the demo's seeded members): a person who logs in as one takes the seat over.
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ def club_seats(
     heuristic: bool,
     plan_cache: dict,
     all_seats: bool = False,
+    never_logged_in: bool = False,
     now: datetime,
 ) -> list[ClubSeatJob]:
     """The robot-played seats of the playing club tables, each at the board its table
@@ -96,6 +99,19 @@ def club_seats(
         plan_cache[board.pk] = _plan(board, round_of[board.round_id].table_id, heuristic, facts)
     for board_id in set(plan_cache) - {b.pk for b in boards.values()}:
         del plan_cache[board_id]  # a board over: its plan is not needed again
+    absent: set[int] = set()
+    if never_logged_in:
+        seated_ids = {
+            user_id
+            for t in by_id.values()
+            if t.table is not None
+            for user_id in table_seats.table_seats(t.table).values()
+        }
+        absent = set(
+            get_user_model()
+            .objects.filter(pk__in=seated_ids, last_login__isnull=True)
+            .values_list("pk", flat=True)
+        )
     found: list[tuple[ClubTable, str, int, Board, bool]] = []
     for round_id, board in boards.items():
         club_table = round_of[round_id]
@@ -103,7 +119,7 @@ def club_seats(
         assert play_table is not None
         for seat, user_id in table_seats.table_seats(play_table).items():
             stand_in = (club_table.pk, seat) in stand_ins
-            if all_seats or stand_in or (club_table.pk, seat) in robots:
+            if all_seats or stand_in or (club_table.pk, seat) in robots or user_id in absent:
                 found.append((club_table, seat, user_id, board, stand_in and not all_seats))
     users = get_user_model().objects.in_bulk({user_id for _t, _s, user_id, _b, _i in found})
     jobs = []

@@ -170,6 +170,9 @@ def open_seats(
             heuristic=heuristic,
             plan_cache=plan_cache.setdefault("club", {}),
             all_seats=club_all_seats,
+            # The demo's seeded members never log in: robots play them (a person who
+            # logs in as one takes the seat over at the next poll).
+            never_logged_in=bool(names),
             now=now,
         )
     ]

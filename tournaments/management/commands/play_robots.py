@@ -80,7 +80,11 @@ class Command(BaseCommand):
 
             names = DEMO_ONLINE_NAMES
 
+            from tournaments.demo.club import ensure_club_demo
+
             def hook():
+                for table in ensure_club_demo():
+                    self.stdout.write(f"play_robots: the demo's club table {table.pk} formed")
                 for made in ensure_online_demos():
                     if made.created:
                         self.stdout.write(

@@ -56,6 +56,12 @@ class Command(BaseCommand):
             raise CommandError(str(error)) from error
         for made in online:
             setup.replaced.extend(made.removed)
+        from tournaments.demo.club import ensure_club_demo
+
+        try:
+            ensure_club_demo()
+        except ServiceError as error:
+            raise CommandError(str(error)) from error
         for name in setup.replaced:
             self.stdout.write(f"Replaced a stale demo: {name}")
         live = setup.live

@@ -92,7 +92,7 @@ def build(*, players: int, deals: int, seed: int):
             for t in range(TABLES_A_DEAL)
         )
         library = list(field.deals.all()[:1])[0]
-        club._extend_library(field=field)  # the library's own chunk, then the bench's deals
+        club.extend_library(field=field)  # the library's own chunk, then the bench's deals
         last = field.deals.order_by("-number").first().number
         sql.copy_rows(
             type(library),

@@ -21,7 +21,7 @@ from datetime import datetime, time, timedelta
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 import scoring
@@ -55,7 +55,6 @@ from ..models import (
 from .permissions import require
 
 SEATS = ("N", "E", "S", "W")
-OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 # RULES 13: a deal is given to at most 40 tables (its 40th result retires it; a table
 # given it can only add a result if it was given it, so 40 givings bound the results).
 MOST_RESULTS = 40
@@ -89,6 +88,14 @@ def _system_name(system: str) -> str:
     return str(ClubSystem(system).label)
 
 
+def _event_name(week: ClubWeek, system: str) -> str:
+    # The week's events are the club's own (no page lists them): named in English, not
+    # in the language of whoever happened to open the week.
+    label = timezone.localtime(week.starts_at).strftime("%Y-%m-%d")
+    with translation.override("en"):
+        return f"Club {label} · {_system_name(system)}"[:200]
+
+
 def current_week(*, now: datetime) -> ClubWeek:
     """The week `now` is in, with its four fields, made the first time it is asked for
     (two requests at once make it once: the week's start is unique)."""
@@ -115,9 +122,8 @@ def _make_week(*, start: datetime, now: datetime) -> ClubWeek:
 
 
 def _make_field(*, week: ClubWeek, system: str, now: datetime) -> ClubField:
-    label = timezone.localtime(week.starts_at).strftime("%Y-%m-%d")
     tournament = Tournament.objects.create(
-        name=f"Club {label} · {_system_name(system)}"[:200],
+        name=_event_name(week, system),
         start_at=week.starts_at,
         registration_opens_at=week.starts_at,
         rounds=1,
@@ -133,11 +139,11 @@ def _make_field(*, week: ClubWeek, system: str, now: datetime) -> ClubField:
         kibitz_live=False,
     )
     field = ClubField.objects.create(week=week, system=system, tournament=tournament)
-    _extend_library(field=field)
+    extend_library(field=field)
     return field
 
 
-def _extend_library(*, field: ClubField) -> None:
+def extend_library(*, field: ClubField) -> None:
     """LIBRARY_CHUNK more deals at the end of the library's order, drawn from the
     CSPRNG; two tables growing it at once add one chunk (the numbers are unique)."""
     last = field.deals.aggregate(last=Max("number"))["last"] or 0
@@ -181,7 +187,7 @@ def _check_player(user, field: ClubField, now: datetime) -> None:
         raise ClubRefused(_("This club week has closed: play at this week's tables."))
 
 
-def _lock_table(club_table_id: int) -> ClubTable:
+def lock_table(club_table_id: int) -> ClubTable:
     table = (
         # Only the table's row (`of`): FOR UPDATE through the joins would lock the week's
         # field, week and event rows too, so every club table's write would queue on
@@ -235,7 +241,7 @@ def sit(*, user, club_table_id: int, seat: str, now: datetime | None = None) -> 
     if seat not in SEATS:
         raise ClubRefused(_("A seat is N, E, S or W."))
     with transaction.atomic():
-        table = _lock_table(club_table_id)
+        table = lock_table(club_table_id)
         _check_player(user, table.field, now)
         if table.status != ClubTableStatus.FORMING:
             raise ClubRefused(_("This table is no longer taking players."))
@@ -260,7 +266,7 @@ def wait(*, user, system: str, now: datetime | None = None) -> ClubTable | None:
         for candidate in ClubTable.objects.filter(
             field=field, status=ClubTableStatus.FORMING
         ).order_by("opened_at", "id")[:20]:
-            table = _lock_table(candidate.pk)
+            table = lock_table(candidate.pk)
             if table.status != ClubTableStatus.FORMING:
                 continue
             free = [s for s in SEATS if s not in _seated(table)]
@@ -315,7 +321,7 @@ def add_robots(*, user, club_table_id: int, now: datetime | None = None) -> Club
     now = now or timezone.now()
     robots = {seat: robot_user(seat) for seat in SEATS}
     with transaction.atomic():
-        table = _lock_table(club_table_id)
+        table = lock_table(club_table_id)
         seated = _seated(table)
         if not any(s.user_id == user.pk and not s.robot for s in seated.values()):
             raise NotAllowed(_("Only a player at this table may ask for robots."))
@@ -334,7 +340,7 @@ def leave(*, user, club_table_id: int, now: datetime | None = None) -> ClubTable
     is counted as disconnected: `club_scoring.count_leaving`)."""
     now = now or timezone.now()
     with transaction.atomic():
-        table = _lock_table(club_table_id)
+        table = lock_table(club_table_id)
         seated = _seated(table)
         mine = [s for s in seated.values() if s.user_id == user.pk and not s.robot]
         if not mine:
@@ -411,10 +417,10 @@ def deal_next_board(*, club_table: ClubTable, now: datetime) -> Board | None:
     seated = _seated(club_table)
     people = [s.user_id for s in seated.values() if not s.robot]
     for _attempt in range(4):
-        deal = _give_deal(field=field, people=people, now=now)
+        deal = give_deal(field=field, people=people, now=now)
         if deal is not None:
             break
-        _extend_library(field=field)
+        extend_library(field=field)
     else:  # pragma: no cover - four chunks seen by one table in one request
         raise ClubRefused(_("The library has no deal left for this table."))
     number = _next_board_number(field=field)
@@ -449,7 +455,7 @@ def _next_board_number(*, field: ClubField) -> int:
     return (last or 0) + 1
 
 
-def _give_deal(*, field: ClubField, people: list[int], now: datetime) -> ClubDeal | None:
+def give_deal(*, field: ClubField, people: list[int], now: datetime) -> ClubDeal | None:
     """Take the first deal in library order none of `people` was given and that is not
     full: its `given` counter is raised (at most 40) and each person's seen row written in
     a savepoint, so a deal another table took meanwhile (the counter full, or a person's
@@ -500,19 +506,6 @@ def _batches(candidates, size: int = 16):
         start += size
 
 
-def next_board(*, user, club_table_id: int, now: datetime | None = None) -> Board:
-    """The board the table plays now (dealt when the previous one ended)."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        table = _lock_table(club_table_id)
-        if not any(s.user_id == user.pk for s in _seated(table).values()):
-            raise NotAllowed(_("Only the players at this table can deal its next board."))
-        if table.status != ClubTableStatus.PLAYING or table.table is None:
-            raise ClubRefused(_("This table is not playing."))
-        board = unfinished_board(table.table)
-        return board if board is not None else deal_next_board(club_table=table, now=now)  # type: ignore[return-value]
-
-
 def unfinished_board(play_table: Table) -> Board | None:
     return (
         Board.objects.filter(round_id=play_table.round_id)
@@ -547,7 +540,6 @@ __all__ = [
     "deal_next_board",
     "grant_membership",
     "leave",
-    "next_board",
     "open_table",
     "sit",
     "wait",

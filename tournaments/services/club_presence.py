@@ -114,7 +114,7 @@ def _count(*, seat: ClubSeat, grace: timedelta, now: datetime):
     if now - seat.lost_at <= grace:
         return None
     with transaction.atomic():
-        club_table: ClubTable = club._lock_table(seat.club_table_id)
+        club_table: ClubTable = club.lock_table(seat.club_table_id)
         if club_table.status != ClubTableStatus.PLAYING or club_table.table is None:
             return None
         if not ClubSeat.objects.filter(pk=seat.pk, active=True).exists():

@@ -65,7 +65,7 @@ def test_the_sixth_and_seventh_results_at_once_score_every_player_once(make_memb
 def test_two_tables_with_a_player_in_common_asking_at_once_get_two_deals(make_member, t0):
     """Through the lobby a player sits at one open table at a time (a unique key), so two
     tables with a player in common cannot both ask for a deal: the dealing function
-    (`club._give_deal`, which `deal_next_board` calls under the table's lock) is called
+    (`club.give_deal`, which `deal_next_board` calls under the table's lock) is called
     from two threads at once for two groups of four sharing one player, each holding its
     transaction open until both have been given a deal."""
     field = club.field_of(week=club.current_week(now=t0), system=ClubSystem.DUPLICATE)
@@ -76,7 +76,7 @@ def test_two_tables_with_a_player_in_common_asking_at_once_get_two_deals(make_me
 
         def give(people, field=field, both_given=both_given):
             with transaction.atomic():
-                deal = club._give_deal(field=field, people=people, now=t0)
+                deal = club.give_deal(field=field, people=people, now=t0)
                 both_given.wait(timeout=30)  # the other's transaction is open too
                 return deal
 

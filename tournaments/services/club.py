@@ -383,21 +383,17 @@ def _start_if_full(*, table: ClubTable, now: datetime) -> None:
     registration = (
         Pair.objects.filter(tournament=tournament).aggregate(n=Max("registration_no"))["n"] or 0
     )
-    ns = Pair.objects.create(
-        tournament=tournament,
-        player1=seated["N"].user,
-        player2=seated["S"].user,
-        status=PairStatus.CONFIRMED,
-        confirmed_at=now,
-        registration_no=registration + 1,
-    )
-    ew = Pair.objects.create(
-        tournament=tournament,
-        player1=seated["E"].user,
-        player2=seated["W"].user,
-        status=PairStatus.CONFIRMED,
-        confirmed_at=now,
-        registration_no=registration + 2,
+    # The two partnerships, player 1 North and East (`table_seats`' order).
+    ns, ew = (
+        Pair.objects.create(
+            tournament=tournament,
+            player1=seated[first].user,
+            player2=seated[second].user,
+            status=PairStatus.CONFIRMED,
+            confirmed_at=now,
+            registration_no=registration + k,
+        )
+        for k, (first, second) in enumerate((("N", "S"), ("E", "W")), start=1)
     )
     play_table = Table.objects.create(round=round, number=1, ns_pair=ns, ew_pair=ew)
     ClubTable.objects.filter(pk=table.pk).update(

@@ -25,6 +25,7 @@ from rating import (
     DEFAULT_PARAMETERS,
     RatingParameters,
     WeekBoards,
+    WeekClose,
     close_week,
     imps_to_fraction,
     new_players,
@@ -189,22 +190,20 @@ def _robot_count(boards: WeekBoards, humans: int) -> int:
     return int(boards.players.max()) + 1 - humans if len(boards) else 0
 
 
-def close_rates(*, week: ClubWeek) -> int:
-    """The week's Rates (inside the week's close): every member's new Rate and figures
-    stored, the parameters recorded with the week. Answers how many members it rated."""
-    params = parameters()
-    data = _read_week(week, params)
-    current = {r.user_id: r for r in ClubRating.objects.all()}
-    everyone = list(dict.fromkeys([*data.user_ids, *current]))
+def _close(
+    data: _Week, start: dict[int, tuple[float, float]], params: RatingParameters
+) -> tuple[dict[int, int], WeekClose]:
+    """The engine's close of `data` from each rated member's (Rate, weight) at the start
+    of the week (`start`; anyone else starts as a new player): {user id: row} and the
+    close. Humans are the rows in the week's order then the idle members; robots come
+    after everyone, at the start Rate, and are not answered."""
+    everyone = list(dict.fromkeys([*data.user_ids, *start]))
     position = {user_id: i for i, user_id in enumerate(everyone)}
-    humans = len(data.user_ids)
-    robots_seen = _robot_count(data.boards, humans)
-    start_rates, start_weights = new_players(len(everyone) + robots_seen, params)
-    for user_id, rating in current.items():
-        start_rates[position[user_id]] = rating.rate
-        start_weights[position[user_id]] = rating.carried
-    # The boards' indices: humans are `everyone`'s first rows in the week's order;
-    # robots come after everyone.
+    robots_seen = _robot_count(data.boards, len(data.user_ids))
+    rates, weights = new_players(len(everyone) + robots_seen, params)
+    for user_id, (rate, carried) in start.items():
+        rates[position[user_id]] = rate
+        weights[position[user_id]] = carried
     remap = np.array(
         [position[u] for u in data.user_ids] + [len(everyone) + k for k in range(robots_seen)],
         dtype=np.intp,
@@ -214,7 +213,16 @@ def close_rates(*, week: ClubWeek) -> int:
         data.boards.ns_fraction,
         data.boards.disconnected,
     )
-    closed = close_week(boards, start_rates, start_weights, params)
+    return position, close_week(boards, rates, weights, params)
+
+
+def close_rates(*, week: ClubWeek) -> int:
+    """The week's Rates (inside the week's close): every member's new Rate and figures
+    stored, the parameters recorded with the week. Answers how many members it rated."""
+    params = parameters()
+    data = _read_week(week, params)
+    current = {r.user_id: r for r in ClubRating.objects.all()}
+    position, closed = _close(data, {u: (r.rate, r.carried) for u, r in current.items()}, params)
     ClubRating.objects.filter(user_id__in=list(current)).delete()
     ratings, figures = [], []
     for user_id, i in position.items():
@@ -256,23 +264,6 @@ def recompute_week(*, week: ClubWeek) -> dict[int, float]:
         .order_by("-starts_at")
         .first()
     )
-    previous = {f.user_id: f for f in ClubWeekFigure.objects.filter(week=before)} if before else {}
-    everyone = list(dict.fromkeys([*data.user_ids, *previous]))
-    position = {user_id: i for i, user_id in enumerate(everyone)}
-    humans = len(data.user_ids)
-    robots_seen = _robot_count(data.boards, humans)
-    rates, weights = new_players(len(everyone) + robots_seen, params)
-    for user_id, figure in previous.items():
-        rates[position[user_id]] = figure.rate
-        weights[position[user_id]] = figure.carried
-    remap = np.array(
-        [position[u] for u in data.user_ids] + [len(everyone) + k for k in range(robots_seen)],
-        dtype=np.intp,
-    )
-    boards = WeekBoards(
-        remap[data.boards.players] if len(data.boards) else data.boards.players,
-        data.boards.ns_fraction,
-        data.boards.disconnected,
-    )
-    closed = close_week(boards, rates, weights, params)
+    previous = ClubWeekFigure.objects.filter(week=before) if before else []
+    position, closed = _close(data, {f.user_id: (f.rate, f.carried) for f in previous}, params)
     return {user_id: float(closed.rates[i]) for user_id, i in position.items()}

@@ -49,6 +49,7 @@ GROUP_PERMISSIONS = {
     ("tournaments", "direct_results"),
     ("tournaments", "manage_players"),
     ("tournaments", "comment_broadcasts"),
+    ("tournaments", "grant_club_membership"),
     ("tournaments", "add_tournament"),
     ("tournaments", "change_tournament"),
     ("tournaments", "view_tournament"),
@@ -224,7 +225,10 @@ def test_the_group_exists_after_migrate_with_exactly_the_intended_permissions():
     assert ("tournaments", "0007_organiser_permissions") in applied
     assert group_permissions() == GROUP_PERMISSIONS
     custom = dict(Tournament._meta.permissions)
-    assert set(custom) == {"run_clock", "direct_results", "manage_players", "comment_broadcasts"}
+    assert set(custom) == {
+        "run_clock", "direct_results", "manage_players", "comment_broadcasts", "club_member",
+        "grant_club_membership",
+    }  # fmt: skip
 
 
 def test_the_migration_is_idempotent_and_reversible(director):

@@ -235,9 +235,16 @@ def test_the_migration_is_idempotent_and_reversible(director):
     migration = importlib.import_module("tournaments.migrations.0007_organiser_permissions")
     teams = importlib.import_module("tournaments.migrations.0025_directors_see_teams")
     commentary = importlib.import_module("tournaments.migrations.0029_broadcasts")
+    club = importlib.import_module("tournaments.migrations.0031_club")
     migration.add_directors_group(django_apps, None)
     teams.add_views(django_apps, None)
     commentary.add_commentary(django_apps, None)
+    club.add_granting(django_apps, None)
+    assert group_permissions() == GROUP_PERMISSIONS
+    club.remove_granting(django_apps, None)
+    assert ("tournaments", "grant_club_membership") not in group_permissions()
+    club.add_granting(django_apps, None)
+    club.add_granting(django_apps, None)
     assert group_permissions() == GROUP_PERMISSIONS
     commentary.remove_commentary(django_apps, None)
     assert ("tournaments", "comment_broadcasts") not in group_permissions()
@@ -256,6 +263,7 @@ def test_the_migration_is_idempotent_and_reversible(director):
     migration.add_directors_group(django_apps, None)
     teams.add_views(django_apps, None)
     commentary.add_commentary(django_apps, None)
+    club.add_granting(django_apps, None)
     assert group_permissions() == GROUP_PERMISSIONS
 
 

@@ -108,6 +108,18 @@ class FormatKey(StrEnum):
     CLUB = "club"
 
 
+def format_key_of(*, contestants: str, seating: str) -> FormatKey:
+    """`Tournament.format_key` from the two columns that decide it (for reads that fetch
+    the columns, not the tournament: the play server's)."""
+    if contestants == Contestants.TEAMS:
+        return FormatKey.TEAM_MATCHES
+    if seating == Seating.CLUB:
+        return FormatKey.CLUB
+    if seating != Seating.SWISS:
+        return FormatKey.MOVEMENT_PAIRS
+    return FormatKey.SWISS_PAIRS
+
+
 class TeamScoring(models.TextChoices):
     """How a team match's IMP margin counts (RULES 11)."""
 
@@ -368,13 +380,7 @@ class Tournament(models.Model):
         """The format this event is played in: the one place the kind of event (its
         contestants and seating) names a format. `services.formats.format_of` and the
         per-format registries of the reads, pages and exports look their entry up by it."""
-        if self.is_teams:
-            return FormatKey.TEAM_MATCHES
-        if self.seating == Seating.CLUB:
-            return FormatKey.CLUB
-        if self.seating != Seating.SWISS:
-            return FormatKey.MOVEMENT_PAIRS
-        return FormatKey.SWISS_PAIRS
+        return format_key_of(contestants=self.contestants, seating=self.seating)
 
     @property
     def is_ximp(self) -> bool:

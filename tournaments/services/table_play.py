@@ -34,6 +34,7 @@ from ..errors import NotAllowed, NotFound, PlayRefused, scoring_message
 from ..models import (
     Board,
     BoardResult,
+    FormatKey,
     PairMember,
     PairSeats,
     PlayAction,
@@ -42,15 +43,15 @@ from ..models import (
     ResultState,
     Round,
     RoundStatus,
-    Seating,
     Table,
     TeamMember,
     Tournament,
     TournamentStatus,
+    format_key_of,
 )
 from ..selectors import replays, table_seats, table_server
 from ..selectors.board_views import KIBITZER, WATCHER, board_json, table_views
-from . import announcements, club_scoring, history, seats
+from . import announcements, formats, history, seats
 
 KINDS = ("call", "card", "claim", "accept", "reject")
 MAX_ALERT: int = PlayAction._meta.get_field("alert").max_length  # type: ignore[assignment]  # set on the field
@@ -76,7 +77,7 @@ class _Context:
     paused_at: datetime | None  # when the tournament was paused (None while it runs)
     tournament_id: int
     kibitz_live: bool  # the organiser lets kibitzers see the hands live
-    seating: str  # the club's (RULES 13) scores each result as it arrives
+    format_key: FormatKey  # the format a stored result is handed to (`board_finished`)
 
     @property
     def paused(self) -> bool:
@@ -103,7 +104,8 @@ def _context_sql(lock: bool) -> str:
     locks = f"{sql.round_share_lock('r')} FOR NO KEY UPDATE OF tb" if lock else ""
     return (
         "SELECT r.number, r.status, r.starts_at, r.ends_at, r.closed_at, t.status, t.play,"
-        " b.id, b.deal, b.dealer, b.vulnerability, t.paused_at, t.id, t.kibitz_live, t.seating,"
+        " b.id, b.deal, b.dealer, b.vulnerability, t.paused_at, t.id, t.kibitz_live,"
+        " t.contestants, t.seating,"
         # The table's own bell, if the director gave it extra time (round_rules.table_bell).
         f" (SELECT x.ends_at FROM {Table._meta.db_table} x WHERE x.id = %s)"
         f" FROM {Round._meta.db_table} r"
@@ -126,7 +128,17 @@ def _context(*, table: Table, board_number: int, lock: bool) -> _Context:
     if row is None:
         raise NotFound(_("This table's round no longer exists."))
     number, status, starts_at, ends_at, closed_at, t_status, mode, board_id, *dealt = row
-    deal, dealer, vulnerability, paused_at, tournament_id, kibitz_live, seating, own_bell = dealt
+    (
+        deal,
+        dealer,
+        vulnerability,
+        paused_at,
+        tournament_id,
+        kibitz_live,
+        contestants,
+        seating,
+        own_bell,
+    ) = dealt
     context = _Context(
         round_number=number,
         round_status=status,
@@ -144,7 +156,7 @@ def _context(*, table: Table, board_number: int, lock: bool) -> _Context:
         paused_at=sql.timestamp(paused_at),
         tournament_id=tournament_id,
         kibitz_live=bool(kibitz_live),
-        seating=seating,
+        format_key=format_key_of(contestants=contestants, seating=seating),
     )
     if context.play != PlayMode.ONLINE:
         raise NotFound(
@@ -588,9 +600,9 @@ def act(
             result = _store_result(
                 table=table, board_id=context.board_id, state=after, user=user, now=now
             )
-            if context.seating == Seating.CLUB:
-                # Scored against the deal's field now, and the next deal given (RULES 13).
-                club_scoring.board_finished(result=result, play_table=table, now=now)
+            formats.FORMATS[context.format_key].board_finished(
+                result=result, play_table=table, now=now
+            )
         views = table_views(after)
         table_id, board_id = table.pk, context.board_id
         stored_row = replays.Row(

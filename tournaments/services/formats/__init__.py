@@ -27,7 +27,7 @@ from django.db.models import QuerySet
 
 import pairing
 
-from ...models import Contestants, FormatKey, Pair, Round, Tournament
+from ...models import BoardResult, Contestants, FormatKey, Pair, Round, Table, Tournament
 from .club import CLUB
 from .movement_pairs import MOVEMENT_PAIRS
 from .round_boards import RoundBoards
@@ -77,6 +77,13 @@ class Format(Protocol):
         """{board number: Neuberg's E} of the boards of `rounds` where the format fixes it
         (a movement: the tables that play the board), empty where E is each board's
         entries: what the exports need to turn a percentage back into matchpoints."""
+        ...
+
+    def board_finished(self, *, result: BoardResult, play_table: Table, now: datetime) -> None:
+        """A board's result just stored by play at one of the system's tables, in the play
+        transaction (`table_play.act`): whatever the format does with a result at once.
+        The club scores it against its deal's field and deals the table's next board;
+        the events score at the bell and do nothing here."""
         ...
 
     def late_entry_problem(self, tournament: Tournament) -> str | None:

@@ -20,7 +20,8 @@ from django.utils.translation import gettext as _
 import pairing
 
 from ...errors import ClockError
-from ...models import Contestants, FormatKey, Pair, Round, Tournament
+from ...models import BoardResult, Contestants, FormatKey, Pair, Round, Table, Tournament
+from .. import club_scoring
 from .round_boards import RoundBoards
 
 
@@ -55,6 +56,10 @@ class ClubFormat:
 
     def expected_results(self, *, tournament: Tournament, rounds: list[Round]) -> dict[int, int]:
         return {}
+
+    def board_finished(self, *, result: BoardResult, play_table: Table, now: datetime) -> None:
+        # Scored against the deal's field now, and the table's next deal given.
+        club_scoring.board_finished(result=result, play_table=play_table, now=now)
 
     def late_entry_problem(self, tournament: Tournament) -> str | None:
         return _("The club takes no entries: players sit down in the lobby.")

@@ -23,7 +23,18 @@ import movements
 import pairing
 
 from ...errors import ClockError
-from ...models import Board, Contestants, FormatKey, Pair, PairStatus, Round, Seating, Tournament
+from ...models import (
+    Board,
+    BoardResult,
+    Contestants,
+    FormatKey,
+    Pair,
+    PairStatus,
+    Round,
+    Seating,
+    Table,
+    Tournament,
+)
 from ...selectors import movements as movement_selectors
 from .. import board_scoring, registration
 from .movement_rules import MovementRefused, check_sets, no_movement
@@ -92,6 +103,9 @@ class MovementPairs:
 
     def expected_results(self, *, tournament: Tournament, rounds: list[Round]) -> dict[int, int]:
         return board_scoring.tables_expected_of(tournament=tournament, rounds=rounds)
+
+    def board_finished(self, *, result: BoardResult, play_table: Table, now: datetime) -> None:
+        return None  # scored with the round's other results at its bell
 
     def late_entry_problem(self, tournament: Tournament) -> str | None:
         if free_position(tournament) is None:

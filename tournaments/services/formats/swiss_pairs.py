@@ -15,6 +15,7 @@ import pairing
 
 from ... import sql
 from ...models import (
+    BoardResult,
     Contestants,
     FirstRoundDraw,
     FormatKey,
@@ -79,6 +80,9 @@ class SwissPairs:
 
     def expected_results(self, *, tournament: Tournament, rounds: list[Round]) -> dict[int, int]:
         return {}  # E is each board's entries (RULES 5.3)
+
+    def board_finished(self, *, result: BoardResult, play_table: Table, now: datetime) -> None:
+        return None  # scored with the round's other results at its bell
 
     def late_entry_problem(self, tournament: Tournament) -> str | None:
         return None  # the Swiss rule seats any number of pairs

@@ -177,6 +177,9 @@ class TeamMatches:
     def expected_results(self, *, tournament: Tournament, rounds: list[Round]) -> dict[int, int]:
         return {}
 
+    def board_finished(self, *, result: BoardResult, play_table: Table, now: datetime) -> None:
+        return None  # scored with the round's other results at its bell
+
     def late_entry_problem(self, tournament: Tournament) -> str | None:
         return _("A team event takes no late entries: its schedule is fixed at the start.")
 

@@ -21,8 +21,8 @@ def table(make_tournament, register_pairs):
 
 
 def path(table, seat: str) -> str:
-    t = table.round.tournament_id
-    return f"/tournaments/{t}/rounds/{table.round.number}/tables/{table.number}/seats/{seat}/program"
+    t, r = table.round.tournament_id, table.round.number
+    return f"/tournaments/{t}/rounds/{r}/tables/{table.number}/seats/{seat}/program"
 
 
 def reservations() -> list:

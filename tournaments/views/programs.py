@@ -55,10 +55,12 @@ def seat_program(
             error = str(refusal)
         else:
             host, port = programs.gateway_address()
+            line = programs.connecting_line(ticket=ticket, seat=held.seat)
             context.update(
                 held=held,
                 ticket=ticket,
-                connecting=programs.connecting_line(ticket=ticket, seat=held.seat),
+                # Around the ticket, which a phone's line must not break.
+                connecting=line.partition(ticket),
                 gateway_host=host,
                 gateway_port=port,
             )

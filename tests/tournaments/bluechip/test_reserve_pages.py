@@ -4,6 +4,7 @@ ticket shown once (never cached, not on any later page), and the service's refus
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -23,6 +24,11 @@ TICKET = re.compile(r"tkt-[0-9a-f]{32}")
 def table(make_tournament, register_pairs):
     _round, tables = open_online_round(make_tournament, register_pairs, boards=1, rounds=1)
     return tables[0]
+
+
+def words(response) -> str:
+    """The page's text, its tags gone."""
+    return html.unescape(re.sub(r"<[^>]+>", "", response.content.decode()))
 
 
 def client_of(user) -> Client:
@@ -54,8 +60,8 @@ def test_the_console_offers_every_seat_and_shows_the_ticket_once(table, director
     assert "no-store" in answer["Cache-Control"]
     text = answer.content.decode()
     (ticket,) = set(TICKET.findall(text))
-    assert f"Connecting &quot;{ticket}&quot; as West using protocol version 18" in text
-    assert "manage.py bluechip_gateway" in text and "make run" in text
+    assert f'Connecting "{ticket}" as West using protocol version 18' in words(answer)
+    assert "manage.py bluechip_gateway --port 2000" in words(answer) and "make run" in text
     held = ProgramSeat.objects.get()
     assert (held.seat, held.program, held.think_seconds) == ("W", "GIB", 45)
     assert held.ticket_digest == programs.digest(ticket)
@@ -75,7 +81,7 @@ def test_a_player_gives_their_own_seat_from_the_table_s_page(table):
     answer = client.post(table_url(table), {"seat": "S", "program": "", "think_seconds": 60})
     text = answer.content.decode()
     (ticket,) = set(TICKET.findall(text))
-    assert f"Connecting &quot;{ticket}&quot; as South" in text
+    assert f'Connecting "{ticket}" as South using protocol version 18' in words(answer)
     assert ProgramSeat.objects.get().seat == "S"
     assert ticket not in client.get(play).content.decode()
 

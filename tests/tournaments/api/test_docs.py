@@ -25,7 +25,7 @@ def test_openapi_schema_lists_every_operation():
         (method.upper(), path)
         for path, item in schema["paths"].items()
         for method in item
-        if method in {"get", "post", "put"}
+        if method in {"get", "post", "put", "delete"}
     }
     base = "/api/v1/tournaments/{tournament_id}"
     assert operations == {
@@ -91,6 +91,9 @@ def test_openapi_schema_lists_every_operation():
         ("GET", "/api/v1/club/boards"),
         ("GET", "/api/v1/club/deals/{deal_id}"),
         ("GET", "/api/v1/club/standings/{system}"),
+        # A seat for a program (SPEC 14, Blue Chip): reserve it (the ticket), give it back.
+        ("POST", base + "/rounds/{number}/tables/{table}/seats/{seat}/program"),
+        ("DELETE", base + "/rounds/{number}/tables/{table}/seats/{seat}/program"),
     }
     put = schema["paths"][base + "/rounds/{number}/tables/{table}/boards/{board}"]["put"]
     assert put["security"] == [{"TokenAuth": []}]

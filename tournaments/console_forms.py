@@ -98,6 +98,41 @@ class RobotForm(forms.Form):
     )
 
 
+class ProgramForm(forms.Form):
+    """A seat for an outside program (SPEC 14): `services.programs.reserve` checks who
+    may, the seat and the limits; the console offers every seat, the table's page the
+    player's own."""
+
+    SEATS = [
+        ("N", pgettext_lazy("seat", "North")),
+        ("E", pgettext_lazy("seat", "East")),
+        ("S", pgettext_lazy("seat", "South")),
+        ("W", pgettext_lazy("seat", "West")),
+    ]
+
+    seat = forms.ChoiceField(label=_("Seat"), choices=SEATS, widget=forms.RadioSelect)
+    program = forms.CharField(
+        label=_("Program"),
+        max_length=60,
+        required=False,
+        widget=forms.TextInput(attrs={"placeholder": _("e.g. BEN, WBridge5, GIB")}),
+    )
+    think_seconds = forms.IntegerField(
+        label=_("Think-time limit (seconds)"),
+        initial=60,
+        # The limits are the service's (its refusal says them); the browser's are a hint.
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 2, "max": 600}),
+    )
+
+    def __init__(self, *args, seats: list[str] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if seats is not None:
+            field = self.fields["seat"]
+            field.choices = [c for c in self.SEATS if c[0] in seats]  # type: ignore[attr-defined]
+            if len(seats) == 1:
+                field.initial = seats[0]
+
+
 # A movement file is a few kilobytes (a 30-table Mitchell's .ASC is under 20 kB).
 MOVEMENT_FILE_MAX_BYTES = 256 * 1024
 

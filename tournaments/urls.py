@@ -152,6 +152,11 @@ urlpatterns = [
         views.play_table,
         name="play_table",
     ),
+    path(
+        "t/<id:tournament_id>/rounds/<id:round_number>/tables/<id:table_number>/program/",
+        views.play_table_program,
+        name="play_table_program",
+    ),
     # The sheet's poll names the table by its id: the page passes it, nobody types it,
     # and the hot path saves the look-up.
     path(
@@ -224,6 +229,11 @@ urlpatterns = [
         "console/<id:tournament_id>/tables/<id:table_id>/robot/",
         console.robot,
         name="console_robot",
+    ),
+    path(
+        "console/<id:tournament_id>/tables/<id:table_id>/program/",
+        console.program,
+        name="console_program",
     ),
     path(
         "console/<id:tournament_id>/tables/<id:table_id>/boards/<id:number>/",

@@ -12,6 +12,7 @@ from .endpoints import router
 from .ladder import router as ladder_router
 from .movements import router as movements_router
 from .play import router as play_router
+from .programs import router as programs_router
 from .settings_change import router as settings_router
 from .teams import router as teams_router
 from .vugraph import router as vugraph_router
@@ -45,6 +46,7 @@ api.add_router("/", broadcasts_router)
 api.add_router("/", vugraph_router)
 api.add_router("/", club_rate_router)
 api.add_router("/", club_router)
+api.add_router("/", programs_router)
 
 
 @api.get("/docs/assets/{name}", include_in_schema=False, url_name="docs-asset")

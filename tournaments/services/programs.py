@@ -16,6 +16,7 @@ think-time limit (`replaced`).
 from __future__ import annotations
 
 import hashlib
+import os
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -27,9 +28,10 @@ from django.db.models.functions import Greatest
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bluechip.messages import PROTOCOL_VERSION, SEAT_NAMES
 from scoring import SEATS
 
-from ..errors import ServiceError
+from ..errors import NotFound, ServiceError
 from ..models import (
     PlayMode,
     ProgramSeat,
@@ -53,6 +55,42 @@ MAX_PROGRAM_NAME = 60
 
 class ProgramRefused(ServiceError):
     """A reservation, or a program's connection, refused: nothing changed."""
+
+
+class ProgramNotAllowed(ProgramRefused):
+    """The person may not give this seat to a program (the API's 403)."""
+
+    status_code = 403
+
+
+class ProgramSeatBusy(ProgramRefused):
+    """The table or the seat refuses it now: not played online, its round closed, a robot
+    or a connected program in the seat (the API's 409)."""
+
+    status_code = 409
+
+
+# Where the gateway listens, as `make run` (config/asgi_embedded.py) reads it: the pages
+# and the API tell the person reserving a seat where to point their program.
+GATEWAY_HOST, GATEWAY_PORT = "127.0.0.1", 2000
+
+
+def gateway_address() -> tuple[str, int]:
+    """(host, port) a program connects to: `BLUECHIP_GATEWAY_HOST` and
+    `BLUECHIP_GATEWAY_PORT` of this process's environment (`make run` sets the port; a
+    site running `manage.py bluechip_gateway` apart sets both to what that command was
+    given), else the command's defaults."""
+    host = os.environ.get("BLUECHIP_GATEWAY_HOST", "").strip() or GATEWAY_HOST
+    try:
+        port = int(os.environ.get("BLUECHIP_GATEWAY_PORT", "") or GATEWAY_PORT)
+    except ValueError:
+        port = GATEWAY_PORT
+    return host, port if port > 0 else GATEWAY_PORT
+
+
+def connecting_line(*, ticket: str, seat: str) -> str:
+    """The program's first line for `seat` with `ticket` as its team name."""
+    return f'Connecting "{ticket}" as {SEAT_NAMES[seat]} using protocol version {PROTOCOL_VERSION}'
 
 
 @dataclass(frozen=True)
@@ -107,25 +145,13 @@ def reserve(
             _("A program's name is one line of at most %(n)s characters.") % {"n": MAX_PROGRAM_NAME}
         )
     table = table_seats.with_pairs(table)
-    player = table_seats.table_seats(table).get(seat)
-    if not (allowed(by, RUN_CLOCK) or (player is not None and getattr(by, "pk", None) == player)):
-        raise ProgramRefused(
-            _("Only the player in seat %(s)s or a director may give it to a program.") % {"s": seat}
-        )
+    _may_seat(table=table, seat=seat, by=by)
     with transaction.atomic():
-        round = Round.objects.select_for_update().get(pk=table.round_id)
-        tournament = Tournament.objects.get(pk=round.tournament_id)
-        if tournament.play != PlayMode.ONLINE:
-            raise ProgramRefused(_("Programs play only at tables played online."))
-        if round.status == RoundStatus.CLOSED:
-            raise ProgramRefused(
-                _("Round %(n)s has closed: no program can sit down there now.")
-                % {"n": round.number}
-            )
+        _open_round(table)
         if TableDirection.objects.filter(
             table=table, seat=seat, kind=TableDirectionKind.ROBOT
         ).exists():
-            raise ProgramRefused(_("A robot already holds seat %(s)s.") % {"s": seat})
+            raise ProgramSeatBusy(_("A robot already holds seat %(s)s.") % {"s": seat})
         held = ProgramSeat.objects.select_for_update().filter(table=table, seat=seat).first()
         # Lower-case hex: a program that writes its team name in capitals still matches.
         ticket = TICKET_PREFIX + secrets.token_hex(16)
@@ -143,6 +169,49 @@ def reserve(
             held.save()
             reserved = held
     return reserved, ticket
+
+
+def _may_seat(*, table: Table, seat: str, by) -> None:
+    player = table_seats.table_seats(table).get(seat)
+    if not (allowed(by, RUN_CLOCK) or (player is not None and getattr(by, "pk", None) == player)):
+        raise ProgramNotAllowed(
+            _("Only the player in seat %(s)s or a director may give it to a program.") % {"s": seat}
+        )
+
+
+def _open_round(table: Table) -> Round:
+    """The table's round, locked, if programs may sit down there now."""
+    round = Round.objects.select_for_update().get(pk=table.round_id)
+    tournament = Tournament.objects.get(pk=round.tournament_id)
+    if tournament.play != PlayMode.ONLINE:
+        raise ProgramSeatBusy(_("Programs play only at tables played online."))
+    if round.status == RoundStatus.CLOSED:
+        raise ProgramSeatBusy(
+            _("Round %(n)s has closed: no program can sit down there now.") % {"n": round.number}
+        )
+    return round
+
+
+def cancel(*, table: Table, seat: str, by) -> None:
+    """Give a seat reserved for a program back to its player: the ticket stops working.
+    Refused (nothing changed) on the same terms as `reserve`, for a seat not reserved,
+    and while the program is connected (it plays on until it leaves: the seat would be
+    played by a program nobody sees)."""
+    if seat not in SEATS:
+        raise ProgramRefused(_("A seat is N, E, S or W."))
+    table = table_seats.with_pairs(table)
+    _may_seat(table=table, seat=seat, by=by)
+    with transaction.atomic():
+        _open_round(table)
+        held = ProgramSeat.objects.select_for_update().filter(table=table, seat=seat).first()
+        if held is None:
+            raise NotFound(_("No program has seat %(s)s at this table.") % {"s": seat})
+        if held.connected_at is not None and held.disconnected_at is None:
+            raise ProgramSeatBusy(
+                _("The program in seat %(s)s is connected: it must leave the table first.")
+                % {"s": seat}
+            )
+        held.delete()
 
 
 def reserved_seats(*, table_ids) -> set[tuple[int, str]]:

@@ -37,7 +37,12 @@ IDLE_WARN_SECONDS = 60
 
 
 def _live_cell(
-    live, now, seat_names: dict[str, str], extra_url: str = "", robot_url: str = ""
+    live,
+    now,
+    seat_names: dict[str, str],
+    extra_url: str = "",
+    robot_url: str = "",
+    program_url: str = "",
 ) -> SafeString:
     """What an online table is doing: board, trick, whose turn, idle time, and who is
     connected (a dot a seat, with since when)."""
@@ -102,12 +107,16 @@ def _live_cell(
     if extra_url and live.board is not None:
         button = format_html(
             ' <span class="live-tools"><a class="button small extra-time-link" href="{}">{}…</a>'
-            '{}</span>',
+            '{}{}</span>',
             extra_url,
             _("Extra time"),
             format_html(' <a class="button small robot-link" href="{}">{}…</a>', robot_url,
                         _("Robot in a seat"))
             if len(live.connected) < 4
+            else "",
+            format_html(' <a class="button small program-link" href="{}">{}</a>', program_url,
+                        _("Seat a program…"))
+            if program_url
             else "",
         )  # fmt: skip
     return format_html(
@@ -151,6 +160,7 @@ def progress_rows(
     watch = _("Watch table %(n)s") % {"n": _TABLE}
     extra_url = reverse("console_extra_time", args=[tournament_id, _TABLE])
     robot_url = reverse("console_robot", args=[tournament_id, _TABLE])
+    program_url = reverse("console_program", args=[tournament_id, _TABLE])
     # Each cell names its board: on a phone the grid is a card a table, without the head.
     board_label = f"{_('Board')} {_BOARD}"
     seat_names = {
@@ -248,6 +258,7 @@ def progress_rows(
                     seat_names,
                     extra_url.replace(str(_TABLE), str(row.table_id)) if run_clock else "",
                     robot_url.replace(str(_TABLE), str(row.table_id)),
+                    program_url.replace(str(_TABLE), str(row.table_id)),
                 )
                 if live is not None
                 else "",

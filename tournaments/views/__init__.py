@@ -2,7 +2,7 @@
 
 from .accounts import PasswordResetView, profile, signup
 from .paper import score_card, seating_sheet
-from .play import play_table
+from .play import play_table, play_table_program
 from .public import board, healthz, home, pair, results, standings_fragment, tournament
 from .registration import cancel_pair, confirm_pair, propose_pair, withdraw_pair
 from .table import table, table_by_id, table_updates
@@ -16,6 +16,7 @@ __all__ = [
     "home",
     "pair",
     "play_table",
+    "play_table_program",
     "profile",
     "propose_pair",
     "results",

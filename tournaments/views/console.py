@@ -4,9 +4,9 @@ admin page).
 
 Thin views: reads come from `selectors.console`, every change from a service called
 with `by=request.user` (the clock's actions, `results.director_set_result`,
-`setup.create_tournament`, and at one online table `table_director.give_extra_time` and
-`seat_robot`), which checks the permission; the pages only hide the buttons a user may
-not use. Every clock action asks first on a confirmation page that
+`setup.create_tournament`, and at one online table `table_director.give_extra_time`,
+`seat_robot` and `programs.reserve`), which checks the permission; the pages only hide
+the buttons a user may not use. Every clock action asks first on a confirmation page that
 says what it will do (RULES 3), with a Cancel.
 """
 
@@ -21,9 +21,11 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
 from ..console_forms import (
@@ -62,6 +64,7 @@ from ..services.permissions import (
 )
 from ..templatetags.bridge import seat_name
 from ..timezones import zone_label
+from . import programs as program_pages
 from .format_pages import pages_of
 
 CONSOLE_POLL_SECONDS = 5
@@ -597,6 +600,23 @@ def robot(request: HttpRequest, tournament_id: int, table_id: int) -> HttpRespon
             "powers": _powers(request.user),
         },
         status=400 if request.method == "POST" else 200,
+    )
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+@_staff
+def program(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
+    """GET: a seat at an online table for an outside program (SPEC 14). POST:
+    `programs.reserve` (which checks the power), then its ticket, shown this once."""
+    table = _table(tournament_id, table_id)
+    return program_pages.seat_program(
+        request,
+        table=table,
+        seats=None,
+        back_url=reverse("console", args=[tournament_id]),
+        console=True,
+        powers=_powers(request.user),
     )
 
 

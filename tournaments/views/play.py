@@ -14,12 +14,15 @@ the organiser lets kibitzers watch live, except to a player of the tournament.
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods
 
 from .. import round_rules
 from ..errors import NotAllowed, NotFound
@@ -36,8 +39,10 @@ from ..models import (
 from ..selectors import club as club_reads
 from ..selectors import programs, table_seats, table_server
 from ..services import table_play
+from ..services.permissions import RUN_CLOCK
 from ..templatetags.bridge import bridge_words
 from ..templatetags.players import player_name
+from . import programs as program_pages
 from .format_pages import pages_of
 
 
@@ -163,16 +168,21 @@ def _names(table: Table) -> dict[str, str]:
     return {seat: player_name(users[user_id]) for seat, user_id in taken.items()}
 
 
-def play_table(request, tournament_id: int, round_number: int, table_number: int):
+def _online_table(tournament_id: int, round_number: int, table_number: int) -> Table:
     table = get_object_or_404(
         Table.objects.select_related("round__tournament", "ns_pair", "ew_pair"),
         round__tournament_id=tournament_id,
         round__number=round_number,
         number=table_number,
     )
-    tournament, round = table.round.tournament, table.round
-    if tournament.play != PlayMode.ONLINE:
+    if table.round.tournament.play != PlayMode.ONLINE:
         raise Http404(_("This tournament is played elsewhere: its boards are not played here."))
+    return table
+
+
+def play_table(request, tournament_id: int, round_number: int, table_number: int):
+    table = _online_table(tournament_id, round_number, table_number)
+    tournament, round = table.round.tournament, table.round
     # The board in play: the first not over at this table (boards are played in order).
     # Asking the service is also the page's permission check; it sends no hand, so the
     # page leaves the seats as they are until the socket sends the first one.
@@ -265,8 +275,29 @@ def play_table(request, tournament_id: int, round_number: int, table_number: int
             "now": timezone.now(),
             # A team match's table: which room of which match it is (RULES 11).
             "room": pages_of(tournament).room_of(table),
-            # Its seats played by programs through the Blue Chip gateway (SPEC 14).
+            # Its seats played by programs through the Blue Chip gateway (SPEC 14), and
+            # the way to give one to a program (the player's own, or a director's any).
             "programs": programs.table_programs(table_id=table.pk),
+            "may_seat_program": not closed
+            and club is None
+            and (seat is not None or request.user.has_perm(RUN_CLOCK)),
             "club": club,
         },
+    )
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def play_table_program(request, tournament_id: int, round_number: int, table_number: int):
+    """A seated player gives their own seat to an outside program (SPEC 14), or a
+    director any seat: `programs.reserve` decides; the answer shows the ticket once."""
+    table = _online_table(tournament_id, round_number, table_number)
+    seat = table_seats.seat_of(table, request.user)
+    return program_pages.seat_program(
+        request,
+        table=table,
+        seats=[seat] if seat and not request.user.has_perm(RUN_CLOCK) else None,
+        back_url=reverse("play_table", args=[tournament_id, round_number, table_number]),
+        console=False,
     )

@@ -25,7 +25,7 @@ def test_openapi_schema_lists_every_operation():
         (method.upper(), path)
         for path, item in schema["paths"].items()
         for method in item
-        if method in {"get", "post", "put"}
+        if method in {"get", "post", "put", "delete"}
     }
     base = "/api/v1/tournaments/{tournament_id}"
     assert operations == {
@@ -91,6 +91,9 @@ def test_openapi_schema_lists_every_operation():
         ("GET", "/api/v1/club/boards"),
         ("GET", "/api/v1/club/deals/{deal_id}"),
         ("GET", "/api/v1/club/standings/{system}"),
+        # A seat for a program (SPEC 14, Blue Chip): reserve it (the ticket), give it back.
+        ("POST", base + "/rounds/{number}/tables/{table}/seats/{seat}/program"),
+        ("DELETE", base + "/rounds/{number}/tables/{table}/seats/{seat}/program"),
     }
     put = schema["paths"][base + "/rounds/{number}/tables/{table}/boards/{board}"]["put"]
     assert put["security"] == [{"TokenAuth": []}]
@@ -178,7 +181,7 @@ def test_swagger_ui_renders_without_the_internet(live_server):
         # schedule (issue 14.2) + GET and PUT movement (issue 25) + a team event's 8
         # registration operations and 3 reads (issue 26) + the ladder's 5 (issue 26)
         # + the club's Rate 2 and the club's 10 (issue 28)
-        assert page.locator(".swagger-ui .opblock").count() == 55
+        assert page.locator(".swagger-ui .opblock").count() == 57
         assert "Swiss pairs director API" in page.locator(".swagger-ui .title").inner_text()
         shot(page, "api-docs")
     assert outside == []

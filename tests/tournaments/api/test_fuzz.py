@@ -93,8 +93,8 @@ def test_no_input_gives_a_server_error(wsgi_app, api_running, organiser):
     # decline, result); a broadcast's snapshot; vugraph's four (a match's and a table's
     # LIN, import a LIN file, read an import); the club's Rate list and a player's Rate;
     # the club's ten (lobby, open, sit, robots, leave, wait, stop waiting, my boards, a
-    # deal's field, standings)
-    assert len(operations) == 55
+    # deal's field, standings); a program's seat (reserve, give back)
+    assert len(operations) == 57
     # Closing the round and withdrawing pairs go last, so result entry still finds
     # round 1 open.
     operations.sort(key=lambda op: op.label.endswith(("/close", "/withdraw")))

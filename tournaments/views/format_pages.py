@@ -15,9 +15,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from .. import visibility
-from ..models import FormatKey, Round, Table, Tournament
+from ..models import ClubSystem, ClubTableStatus, FormatKey, Round, Table, Tournament
+from ..selectors import club as club_reads
 from ..selectors import console as console_selectors
 from ..selectors import team_results
 from ..services.formats import FORMATS, Format
@@ -44,6 +47,9 @@ class FormatPages:
 
     # A table's page: where the table sits in the event (a match's room), or None.
     room_of: Callable[[Table], Any]
+    # A table's page: the format's own part of the script's config (None), the seats its
+    # robots hold, and the words it adds.
+    table_extras: Callable[[Table], tuple[dict | None, set[str], dict[str, str]]]
 
     # The director's console.
     console_facts: str  # the kind of event, in the console's title line
@@ -65,6 +71,30 @@ def _nothing(*args, **kwargs) -> dict:
 
 def _no_room(table: Table) -> None:
     return None
+
+
+def _no_extras(table: Table) -> tuple[dict | None, set[str], dict[str, str]]:
+    return None, set(), {}
+
+
+def _club_table(table: Table) -> tuple[dict | None, set[str], dict[str, str]]:
+    """A club table (RULES 13) has no list of boards: the next is dealt when a result is
+    stored, so "Next board" reloads the page; no round clock; the lobby to go back to."""
+    club_table = club_reads.club_table_of(table)
+    if club_table is None:
+        return _no_extras(table)
+    config = {
+        "lobbyUrl": reverse("club_lobby"),
+        "boardsUrl": reverse("club_my_boards"),
+        "closed": club_table.status == ClubTableStatus.CLOSED,
+        "system": str(ClubSystem(club_table.field.system).label),
+    }
+    words = {
+        "to_lobby": _("Back to the lobby"),
+        "my_boards": _("My boards: the field's results"),
+        "club_closed": _("This club table has closed."),
+    }
+    return config, club_reads.robot_seats(club_table), words
 
 
 def _no_matches(round: Round | None) -> list:
@@ -113,6 +143,7 @@ SWISS_PAIRS_PAGES = FormatPages(
     tournament_context=_nothing,
     results=None,
     room_of=_no_room,
+    table_extras=_no_extras,
     console_facts="console/_facts.html",
     console_event="console/_swiss.html",
     console_contestants="console/_pairs.html",
@@ -144,6 +175,7 @@ TEAM_MATCHES_PAGES = FormatPages(
     tournament_context=teams.team_context,
     results=matches.team_results,
     room_of=_team_room,
+    table_extras=_no_extras,
     console_facts="console/_team_facts.html",
     console_event="console/_team_event.html",
     console_contestants="console/_teams.html",
@@ -165,7 +197,9 @@ PAGES: dict[FormatKey, FormatPages] = {
     FormatKey.TEAM_MATCHES: TEAM_MATCHES_PAGES,
     # The club's week (RULES 13): its tables' pages are the pairs' (its lobby, standings
     # and boards are the club's own pages, `views.club`).
-    FormatKey.CLUB: replace(SWISS_PAIRS_PAGES, format=FORMATS[FormatKey.CLUB]),
+    FormatKey.CLUB: replace(
+        SWISS_PAIRS_PAGES, format=FORMATS[FormatKey.CLUB], table_extras=_club_table
+    ),
 }
 
 

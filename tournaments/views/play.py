@@ -27,8 +27,6 @@ from django.views.decorators.http import require_http_methods
 from .. import round_rules
 from ..errors import NotAllowed, NotFound
 from ..models import (
-    ClubSystem,
-    ClubTableStatus,
     PlayMode,
     Round,
     RoundStatus,
@@ -201,22 +199,10 @@ def play_table(request, tournament_id: int, round_number: int, table_number: int
     seat = table_seats.seat_of(table, request.user)
     closed = round.status == RoundStatus.CLOSED
     strings = _strings()
-    # A club table (RULES 13) has no list of boards: the next is dealt when a result is
-    # stored, so "Next board" reloads the page; no round clock, the lobby to go back to.
-    club_table = club_reads.club_table_of(table)
-    club = None
-    robots: set[str] = set()
-    if club_table is not None:
-        club = {
-            "lobbyUrl": reverse("club_lobby"),
-            "boardsUrl": reverse("club_my_boards"),
-            "closed": club_table.status == ClubTableStatus.CLOSED,
-            "system": str(ClubSystem(club_table.field.system).label),
-        }
-        robots = club_reads.robot_seats(club_table)
-        strings["to_lobby"] = _("Back to the lobby")
-        strings["my_boards"] = _("My boards: the field's results")
-        strings["club_closed"] = _("This club table has closed.")
+    # The format's own part of a table's page (a club table: the lobby to go back to, no
+    # round clock, "Next board" reloading the page, its robots named as robots).
+    club, robots, club_words = pages_of(tournament).table_extras(table)
+    strings.update(club_words)
     if kibitz:
         # What the socket will send them, said before it does (the server decides).
         live = tournament.kibitz_live and not table_play.plays_in_tournament(

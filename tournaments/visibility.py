@@ -15,7 +15,10 @@ The rule:
     (`play.BoardState.visible_seats`), and their table's result once it is entered;
   - a tournament director holding `tournaments.direct_results` (the organiser who
     rules on the board: the console, watching a table live). A staff account without
-    that permission is nobody here: it sees what the public sees.
+    that permission is nobody here: it sees what the public sees. Not at the club
+    (RULES 13): its boards are library deals that the next tables are still given, free
+    play has no director, and a director may sit down at the club too, so a club board
+    is a director's only as it is anyone's (seated at its table, or the week closed).
   - while a claim waits for its answers, the claimer's hand is also shown to the three
     others at the table (Law 68: the claimer faces his cards), and hidden again if the
     claim is rejected (`play.BoardState.visible_seats` again).
@@ -61,6 +64,9 @@ from .permissions import CHANGE_TOURNAMENT, DIRECT_RESULTS, MANAGE_PLAYERS
 # `deal_public` as filters, for the reads that list many boards or results.
 DEAL_PUBLIC = Q(round__status=RoundStatus.CLOSED)
 RESULT_PUBLIC = Q(board__round__status=RoundStatus.CLOSED)
+# … and what a director sees besides (`directs`): every board but the club's.
+DIRECTED_DEALS = DEAL_PUBLIC | Q(club_deal__isnull=True)
+DIRECTED_RESULTS = RESULT_PUBLIC | Q(board__club_deal__isnull=True)
 
 # The viewer codes of `selectors.board_views.board_json`: every hand; and a kibitzer's
 # sight of a running round, the progress of the board and nothing of its cards.
@@ -95,20 +101,28 @@ def watches_live(user) -> bool:
     return bool(user.is_active and user.has_perm(DIRECT_RESULTS))
 
 
+def directs(user, *, library: bool) -> bool:
+    """A director's sight of a running round's boards (`watches_live`), which the club's
+    library deals never give (`library`: the board is one, RULES 13; the format's
+    `library_deals`)."""
+    return not library and watches_live(user)
+
+
 def may_see_deal(user, board: Board, round: Round | None = None) -> bool:
     """Every hand of `board` at once (a hand record, a diagram): public after the round,
-    for a director at any time. A seated player's partial sight is `table_viewer`'s."""
+    for a director at any time (not a club board's). A seated player's partial sight is
+    `table_viewer`'s."""
     # `round` saves a query only when it is the board's own: the round a travelling board
     # was played in at one table says nothing of the tables still to play it.
     own = round if round is not None and round.pk == board.round_id else board.round
-    return deal_public(own) or watches_live(user)
+    return deal_public(own) or directs(user, library=board.club_deal_id is not None)
 
 
-def may_see_result(user, *, round: Round | None, table: Table) -> bool:
+def may_see_result(user, *, round: Round | None, table: Table, library: bool = False) -> bool:
     """A table's result of a board whose round (`Board.round`) is `round`: public after
-    that round; before, for a director and for the players at that table (they entered or
-    played it)."""
-    if results_public(round) or watches_live(user):
+    that round; before, for a director (not of a club library deal: `library`) and for
+    the players at that table (they entered or played it)."""
+    if results_public(round) or directs(user, library=library):
         return True
     user_id = getattr(user, "pk", None)
     return user_id is not None and table.side_of(user_id) is not None
@@ -122,6 +136,7 @@ def table_viewer(
     kibitz: bool = False,
     kibitz_live: bool = False,
     plays_in_tournament: bool = False,
+    library: bool = False,
 ) -> str | None:
     """Who `user` is at a table's board, as `selectors.board_views.board_json` takes it: their
     `seat` ("N", "E", "S", "W": the hands `play` lets that seat see), `EVERY_HAND` (the
@@ -131,27 +146,32 @@ def table_viewer(
     nothing, `PROGRESS_ONLY`; or `EVERY_HAND` when the tournament lets kibitzers watch
     live (`kibitz_live`) and the user is not one of its players (`plays_in_tournament`).
 
+    `library`: the table plays the club's library deals (RULES 13), where a director
+    sees what anyone sees.
+
     `round` may be given as its status alone (the socket server reads only that)."""
     status = round if isinstance(round, str) else round.status
     if deal_public_status(status):
         return EVERY_HAND
     if seat is not None:
         return seat
-    if watches_live(user):
+    if directs(user, library=library):
         return EVERY_HAND
     if kibitz:
         return EVERY_HAND if kibitz_live and not plays_in_tournament else PROGRESS_ONLY
     return None
 
 
-def kibitzes_live(viewer: str | None, *, seat: str | None, user, round_status: str) -> bool:
+def kibitzes_live(
+    viewer: str | None, *, seat: str | None, user, round_status: str, library: bool = False
+) -> bool:
     """Whether `viewer` (from `table_viewer`) is a kibitzer seeing the hands live: every
     hand of a running round, neither seated nor a director."""
     return (
         viewer == EVERY_HAND
         and seat is None
         and not deal_public_status(round_status)
-        and not watches_live(user)
+        and not directs(user, library=library)
     )
 
 

@@ -21,11 +21,13 @@ class OnlyWhatTheViewerMaySee:
     results; a staff account with view permissions alone sees closed rounds' only."""
 
     public_filter = visibility.DEAL_PUBLIC
+    # A director's: every board but the club's library deals (`visibility.directs`).
+    directed_filter = visibility.DIRECTED_DEALS
 
     def get_queryset(self, request):
         queryset = super().get_queryset(request)
         if visibility.watches_live(request.user):
-            return queryset
+            return queryset.filter(self.directed_filter)
         return queryset.filter(self.public_filter)
 
 
@@ -113,6 +115,7 @@ class BoardResultForm(forms.ModelForm):
 @admin.register(BoardResult)
 class BoardResultAdmin(OnlyWhatTheViewerMaySee, admin.ModelAdmin):
     public_filter = visibility.RESULT_PUBLIC
+    directed_filter = visibility.DIRECTED_RESULTS
     form = BoardResultForm
     list_display = (
         "board",
@@ -215,4 +218,5 @@ admin.site.register(
 @admin.register(PairBoardScore)
 class PairBoardScoreAdmin(OnlyWhatTheViewerMaySee, admin.ModelAdmin):
     public_filter = visibility.RESULT_PUBLIC
+    directed_filter = visibility.DIRECTED_RESULTS
     list_display = ("pair", "board", "direction", "points", "completed")

@@ -6,6 +6,7 @@ results, as every other renderer of a result asks `tournaments.visibility`."""
 from __future__ import annotations
 
 from django.contrib import admin
+from django.db.models import Q
 
 from .. import visibility
 from ..models import Match, Team, TeamMember
@@ -44,6 +45,7 @@ class TeamAdmin(ReadOnly, admin.ModelAdmin):
 @admin.register(Match)
 class MatchAdmin(OnlyWhatTheViewerMaySee, ReadOnly, admin.ModelAdmin):
     public_filter = visibility.DEAL_PUBLIC
+    directed_filter = Q()  # a match is never the club's
     list_display = (
         "__str__",
         "home_imps_won",

@@ -576,7 +576,9 @@ def dispute_sights(*, disputes, user) -> list[DisputeSight]:
                 disputing={Direction.NS: Direction.EW, Direction.EW: Direction.NS}.get(
                     entered or ""
                 ),
-                sees_result=visibility.may_see_result(user, round=round, table=table),
+                sees_result=visibility.may_see_result(
+                    user, round=round, table=table, library=result.board.club_deal_id is not None
+                ),
                 sees_deal=visibility.may_see_deal(user, result.board, round),
             )
         )
@@ -586,7 +588,9 @@ def dispute_sights(*, disputes, user) -> list[DisputeSight]:
 def director_result(*, table: Table, board, user) -> tuple[BoardResult | None, bool, bool]:
     """(the table's result on `board` if `user` may see it now, whether they may see
     the result, whether they may see the hand): the director's result page."""
-    sees_result = visibility.may_see_result(user, round=board.round, table=table)
+    sees_result = visibility.may_see_result(
+        user, round=board.round, table=table, library=board.club_deal_id is not None
+    )
     current = result_of(table=table, board_number=board.number) if sees_result else None
     return current, sees_result, visibility.may_see_deal(user, board, board.round)
 

@@ -273,12 +273,14 @@ def user_afresh(user):
     return stored if stored is not None else AnonymousUser()
 
 
-def board_in_play(*, table: Table, user, kibitz: bool = False) -> tuple[list[int], int]:
+def board_in_play(
+    *, table: Table, user, kibitz: bool = False, library: bool = False
+) -> tuple[list[int], int]:
     """The numbers of the round's boards and the one in play at `table` (the first with no
     result there: boards are played in order), for whoever may watch the table
-    (`visibility.table_viewer`; with `kibitz`, anyone: as a kibitzer); `NotAllowed`
-    otherwise. Builds no view and sends no hand, so opening the table's page leaves the
-    seats as they are."""
+    (`visibility.table_viewer`; with `kibitz`, anyone: as a kibitzer; `library`: the
+    format's `library_deals`, where a director is anyone); `NotAllowed` otherwise. Builds
+    no view and sends no hand, so opening the table's page leaves the seats as they are."""
     table = table_seats.with_pairs(table)
     round = Round.objects.select_related("tournament").get(pk=table.round_id)
     if round.tournament.play != PlayMode.ONLINE:
@@ -286,7 +288,10 @@ def board_in_play(*, table: Table, user, kibitz: bool = False) -> tuple[list[int
             _("This tournament is played elsewhere: its boards are not played at our tables.")
         )
     seat = table_seats.seat_of(table, user)
-    if visibility.table_viewer(user=user, round=round, seat=seat, kibitz=kibitz) is None:
+    if (
+        visibility.table_viewer(user=user, round=round, seat=seat, kibitz=kibitz, library=library)
+        is None
+    ):
         raise table_seats.watch_refused(table, round.number)
     numbers = list(
         Board.objects.filter(round=round).order_by("number").values_list("number", flat=True)

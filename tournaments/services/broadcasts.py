@@ -29,6 +29,7 @@ from ..models import (
 from ..selectors import broadcasts as broadcast_reads
 from ..validators import typed_text
 from . import announcements
+from .formats import format_of
 from .permissions import CHANGE_TOURNAMENT, COMMENT_BROADCASTS, require
 
 MAX_DELAY_MINUTES = 240
@@ -69,6 +70,10 @@ def start_broadcast(
         )
     if tournament.status == TournamentStatus.FINISHED:
         raise ServiceError(_("The event has finished: its boards are on its results pages."))
+    if format_of(tournament).library_deals:
+        raise ServiceError(
+            _("This event's tables are not broadcast: their deals are still given to other tables.")
+        )
     with transaction.atomic():
         if match is not None:
             round_id = (

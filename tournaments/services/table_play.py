@@ -344,6 +344,7 @@ def _viewer(
         and context.kibitz_live
         and plays_in_tournament(tournament_id=context.tournament_id, user=user)
     )
+    library = formats.FORMATS[context.format_key].library_deals
     viewer = visibility.table_viewer(
         user=user,
         round=context.round_status,
@@ -351,10 +352,11 @@ def _viewer(
         kibitz=kibitz,
         kibitz_live=context.kibitz_live,
         plays_in_tournament=playing,
+        library=library,
     )
     if viewer is not None:
         kibitzer = viewer == visibility.PROGRESS_ONLY or visibility.kibitzes_live(
-            viewer, seat=seat, user=user, round_status=context.round_status
+            viewer, seat=seat, user=user, round_status=context.round_status, library=library
         )
         return viewer, seat, public, kibitzer
     raise table_seats.watch_refused(table, context.round_number)

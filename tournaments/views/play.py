@@ -185,14 +185,17 @@ def play_table(request, tournament_id: int, round_number: int, table_number: int
     # Asking the service is also the page's permission check; it sends no hand, so the
     # page leaves the seats as they are until the socket sends the first one.
     kibitz = False
+    library = pages_of(tournament).format.library_deals
     try:
         try:
-            numbers, current = table_server.board_in_play(table=table, user=request.user)
+            numbers, current = table_server.board_in_play(
+                table=table, user=request.user, library=library
+            )
         except NotAllowed:
             # Neither seated here nor a director, the round running: a kibitzer.
             kibitz = True
             numbers, current = table_server.board_in_play(
-                table=table, user=request.user, kibitz=True
+                table=table, user=request.user, kibitz=True, library=library
             )
     except NotFound as error:
         raise Http404(str(error)) from error

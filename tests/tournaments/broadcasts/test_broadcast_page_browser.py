@@ -177,7 +177,11 @@ def test_a_spectator_follows_a_live_match_from_progress_to_the_released_board(
         commentator_page.fill("#bc-comment-text", COMMENT)
         commentator_page.click("#bc-comment-form button[type=submit]")
         commentator_page.wait_for_selector(f".bc-comment .bc-text:has-text('{COMMENT}')")
-        assert commentator_page.input_value("#bc-comment-text") == ""
+        # The box is emptied when the POST answers, which may come after the socket has
+        # brought the line back: wait for it (a box never emptied fails here).
+        commentator_page.wait_for_function(
+            "() => document.querySelector('#bc-comment-text').value === ''", timeout=10_000
+        )
         for name, page in pages.items():
             _user, lang, size = looks[name]
             line = page.locator(".bc-comment").last

@@ -7,9 +7,10 @@ the play server, the history, the round rules, who sees what, the console and th
 call a format through these four methods and never ask which format it is.
 
 Beside the four questions a format answers, as plain data, what the pages say of it:
-`contestant` (pairs or teams) and `has_movement_page`. The reads, the pages and the
-exports choose their per-format parts from registries keyed by `key` (`FormatKey`,
-which `Tournament.format_key` gives): `selectors.seating.SEAT_READERS`,
+`contestant` (pairs or teams), `has_movement_page` and `library_deals` (its boards are
+still given to other tables: hidden from directors, never broadcast). The reads, the
+pages and the exports choose their per-format parts from registries keyed by `key`
+(`FormatKey`, which `Tournament.format_key` gives): `selectors.seating.SEAT_READERS`,
 `views.format_pages.PAGES`, `exports.EXPORTS`.
 
 A format's methods are thin: each calls a pure core (`pairing/`, `scoring/`, and the
@@ -43,6 +44,10 @@ class Format(Protocol):
     contestant: Contestants
     # Whether the event is seated by a movement with its own page (RULES 10).
     has_movement_page: bool
+    # Whether its boards are deals of a library still given to other tables while one
+    # plays them (the club, RULES 13): then no director sees them live and no table of
+    # it is broadcast (`visibility.directs`).
+    library_deals: bool
 
     def contestants(self, tournament: Tournament) -> QuerySet[Any]:
         """Who plays on: the contestants still in the event (not withdrawn): pairs, or

@@ -29,6 +29,8 @@ class ClubFormat:
     key = FormatKey.CLUB
     contestant = Contestants.PAIRS
     has_movement_page = False
+    # Its boards are library deals still given to the next tables (RULES 13).
+    library_deals = True
 
     def contestants(self, tournament: Tournament) -> QuerySet[Any]:
         return Pair.objects.filter(tournament=tournament, withdrawn_at__isnull=True)

@@ -46,6 +46,7 @@ class MovementPairs:
     key = FormatKey.MOVEMENT_PAIRS
     contestant = Contestants.PAIRS
     has_movement_page = True
+    library_deals = False
 
     def contestants(self, tournament: Tournament) -> QuerySet[Pair]:
         return SWISS_PAIRS.contestants(tournament)

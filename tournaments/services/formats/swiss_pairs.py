@@ -34,6 +34,7 @@ class SwissPairs:
     key = FormatKey.SWISS_PAIRS
     contestant = Contestants.PAIRS
     has_movement_page = False
+    library_deals = False
 
     def contestants(self, tournament: Tournament) -> QuerySet[Pair]:
         return Pair.objects.filter(

@@ -58,6 +58,7 @@ class TeamMatches:
     key = FormatKey.TEAM_MATCHES
     contestant = Contestants.TEAMS
     has_movement_page = False
+    library_deals = False
 
     def contestants(self, tournament: Tournament) -> QuerySet[Team]:
         return Team.objects.filter(

@@ -1850,7 +1850,8 @@ class ClubTableStatus(models.TextChoices):
 
 class ClubTable(models.Model):
     """A table of the club: formed in the lobby, then playing one library deal after
-    another on the play server (`round`'s one `table`) until a player leaves."""
+    another on the play server (`round`'s one `table`) until a player leaves (at once
+    between boards; mid-board, once a robot has finished the board for them)."""
 
     field = models.ForeignKey(ClubField, on_delete=models.CASCADE, related_name="tables")
     status = models.CharField(
@@ -1866,6 +1867,9 @@ class ClubTable(models.Model):
     table = models.OneToOneField(
         Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="club_table"
     )
+    # A player left while a board was in play: a robot finishes it for them, and the
+    # table closes when it is over instead of dealing the next (`club.leave`).
+    closes_after_board = models.BooleanField(_("closes after the board in play"), default=False)
 
     class Meta:
         ordering = ["-opened_at", "-id"]

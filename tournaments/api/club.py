@@ -288,7 +288,10 @@ def robots(request, table_id: int = Path(..., **ID)):
 @router.post(
     "/club/tables/{table_id}/leave",
     **write(200, LobbyOut, auth=PLAYER),
-    summary="Leave your table (a playing table closes; mid-board counts as a disconnection)",
+    summary=(
+        "Leave your table (a playing table closes; mid-board: a disconnection, a robot "
+        "finishes the board, then it closes)"
+    ),
 )
 def leave(request, table_id: int = Path(..., **ID)):
     club.leave(user=request.auth, club_table_id=table_id)

@@ -34,6 +34,7 @@ from ..models import (
     ClubDeal,
     ClubDealSeen,
     ClubField,
+    ClubPenalty,
     ClubSeat,
     ClubSystem,
     ClubTable,
@@ -335,9 +336,12 @@ def add_robots(*, user, club_table_id: int, now: datetime | None = None) -> Club
 
 
 def leave(*, user, club_table_id: int, now: datetime | None = None) -> ClubTable:
-    """`user` leaves: a forming table frees the seat (and closes when nobody is left);
-    a playing table closes, its board in play unfinished (a player who leaves mid-board
-    is counted as disconnected: `club_scoring.count_leaving`)."""
+    """`user` leaves, free at once to sit elsewhere. A forming table frees the seat (and
+    closes when nobody is left). A playing table between boards closes. Mid-board (an
+    action stored on the board) the leaver is counted as disconnected
+    (`club_scoring.count_leaving`): a robot finishes the board in their seat, so the
+    other three keep what they played, and the table closes when the board is over
+    (`closes_after_board`); with no other person at the table it closes at once."""
     now = now or timezone.now()
     with transaction.atomic():
         table = lock_table(club_table_id)
@@ -348,16 +352,27 @@ def leave(*, user, club_table_id: int, now: datetime | None = None) -> ClubTable
         if table.status == ClubTableStatus.FORMING:
             ClubSeat.objects.filter(pk=mine[0].pk).update(active=False)
             if all(s.robot for s in seated.values() if s.pk != mine[0].pk):
-                _close(table=table, now=now)
+                close_table(table=table, now=now)
         elif table.status == ClubTableStatus.PLAYING:
             from . import club_scoring  # club_scoring reads the seats this module writes
 
             club_scoring.count_leaving(club_table=table, seat=mine[0].seat, user=user, now=now)
-            _close(table=table, now=now)
+            # The open penalty is what the robots' runner stands in for (`robots.club`).
+            stood_in = ClubPenalty.objects.filter(
+                club_table=table, user=user, back_at__isnull=True
+            ).exists()
+            others = [s for s in seated.values() if s.pk != mine[0].pk and not s.robot]
+            if stood_in and others:
+                ClubSeat.objects.filter(pk=mine[0].pk).update(active=False)
+                ClubTable.objects.filter(pk=table.pk).update(closes_after_board=True)
+                table.closes_after_board = True
+            else:
+                close_table(table=table, now=now)
     return table
 
 
-def _close(*, table: ClubTable, now: datetime) -> None:
+def close_table(*, table: ClubTable, now: datetime) -> None:
+    """The table's sitting is over: every seat freed, no board dealt again."""
     table.seats.filter(active=True).update(active=False)
     ClubTable.objects.filter(pk=table.pk).update(status=ClubTableStatus.CLOSED, closed_at=now)
     table.status = ClubTableStatus.CLOSED

@@ -6,7 +6,8 @@ stored: it takes the library deal's row lock (so the deal's results are scored o
 another: exactly one is the sixth), asks the `club` core what the arrival changes, writes
 the four players' `ClubScore` rows (and, for duplicate's sixth or a full-field arrival,
 rewrites the deal's earlier ones: at most 39 results, 156 rows), counts the result and
-retires the deal at 40, then deals the table's next board. One short transaction
+retires the deal at 40, then deals the table's next board (or closes the table, when a
+player left it mid-board). One short transaction
 whatever the number of tables: it touches one deal's rows and one table's.
 """
 
@@ -123,7 +124,9 @@ def board_finished(*, result: BoardResult, play_table: Table, now: datetime) -> 
         .filter(table=play_table, status=ClubTableStatus.PLAYING)
         .first()
     )
-    if club_table is not None and now < club_table.field.week.ends_at:
+    if club_table is not None and club_table.closes_after_board:
+        club_tables.close_table(table=club_table, now=now)  # a player left mid-board
+    elif club_table is not None and now < club_table.field.week.ends_at:
         club_tables.deal_next_board(club_table=club_table, now=now)
 
 

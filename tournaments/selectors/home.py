@@ -1,5 +1,5 @@
 """The home and profile pages: tournament cards, a player's pending proposals and the
-pairs they played in."""
+pairs and teams they played in."""
 
 from __future__ import annotations
 
@@ -7,11 +7,21 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from decimal import Decimal
 
-from django.db.models import Count, Q
+from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
-from ..models import Pair, PairStatus, Round, Seating, Tournament, TournamentStatus
+from ..models import (
+    MasterPointAward,
+    Pair,
+    PairStatus,
+    Round,
+    Seating,
+    Team,
+    Tournament,
+    TournamentStatus,
+)
 from .common import PAIR_PLAYERS
 
 
@@ -99,10 +109,42 @@ def proposals_in(*, tournament: Tournament, user) -> tuple[list[Pair], list[Pair
     )
 
 
-def player_history(*, user) -> list[Pair]:
-    """Every registered pair of the player, newest tournament first (profile page)."""
-    return list(
+@dataclass(frozen=True)
+class HistoryLine:
+    """One event of a player's history: the pair they played in, or their team (a team's
+    players are its `TeamMember`s: its pairs have no `PairMember` rows), with what the
+    event gave them."""
+
+    tournament: Tournament
+    pair: Pair | None = None
+    team: Team | None = None
+    master_points: Decimal | None = None
+
+    @property
+    def rank(self) -> int | None:
+        return self.team.rank if self.team is not None else self.pair.rank if self.pair else None
+
+
+def player_history(*, user) -> list[HistoryLine]:
+    """Every registered pair and confirmed team of the player, newest tournament first
+    (profile page). Three queries."""
+    pairs = (
         Pair.objects.filter(members__user=user, status=PairStatus.CONFIRMED)
         .select_related("tournament", *PAIR_PLAYERS)
-        .order_by("-tournament__start_at", "-tournament_id")
+        .order_by()
     )
+    teams = Team.objects.filter(
+        members__user=user, members__confirmed_at__isnull=False, status=PairStatus.CONFIRMED
+    ).select_related("tournament")
+    team_list = list(teams)
+    # A team's master points go to each of its players who played enough (SPEC 7, 11).
+    earned = dict(
+        MasterPointAward.objects.filter(user=user, team__in=team_list)
+        .values("team_id")
+        .annotate(points=Sum("points"))
+        .values_list("team_id", "points")
+    )
+    lines = [HistoryLine(p.tournament, pair=p, master_points=p.master_points) for p in pairs]
+    lines += [HistoryLine(t.tournament, team=t, master_points=earned.get(t.pk)) for t in team_list]
+    lines.sort(key=lambda line: (line.tournament.start_at, line.tournament.pk), reverse=True)
+    return lines

@@ -136,6 +136,7 @@ def test_an_organiser_runs_round_one_from_the_console(
         consequences = page.inner_text("ul.consequences")
         assert text["seated"] in consequences
         assert text["lapse"] in consequences
+        page.wait_for_selector(f"a.button[href='/console/{tournament.pk}/']")
         assert page.locator(f"a.button[href='/console/{tournament.pk}/']").count() == 1
         shot(page, f"console-{tag}-3-confirm-start")
         page.click("form.stacked button[type=submit]")
@@ -153,6 +154,8 @@ def test_an_organiser_runs_round_one_from_the_console(
 
         # The dispute queue: the entry, the note, the hand; one ruling.
         page.click(".dispute-notice a.button")
+        # The click returns once the new page commits; its cards may not be parsed yet.
+        page.wait_for_selector(".dispute-card")
         card = page.locator(".dispute-card")
         assert card.count() == 1
         assert "4♠ went one down" in card.inner_text()

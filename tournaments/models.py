@@ -120,6 +120,36 @@ def format_key_of(*, contestants: str, seating: str) -> FormatKey:
     return FormatKey.SWISS_PAIRS
 
 
+# The formats played as events: rounds the clock opens, rings and closes, listed on the
+# home page and in the console, their open rounds' empty seats played by robots. The club's
+# weeks (RULES 13) are standing rooms instead: a table seats itself from the lobby, deals
+# itself its next board and its robots board by board, and the week's close is the
+# clock's own step (`club_week.close_due_weeks`).
+EVENT_FORMATS = frozenset(FormatKey) - {FormatKey.CLUB}
+
+
+def played_in(keys: frozenset[FormatKey], *, via: str = "") -> Q:
+    """The tournaments whose `format_key` is one of `keys`, as a filter on the two columns
+    that decide it (`format_key_of` inverted); `via` is the path to the tournament
+    ("tournament__" from a round)."""
+    wanted = Q(pk__in=[])
+    for contestants in Contestants.values:
+        seatings = [
+            seating
+            for seating in Seating.values
+            if format_key_of(contestants=contestants, seating=seating) in keys
+        ]
+        if seatings:
+            wanted |= Q(**{f"{via}contestants": contestants, f"{via}seating__in": seatings})
+    return wanted
+
+
+class TournamentQuerySet(models.QuerySet["Tournament"]):
+    def events(self) -> TournamentQuerySet:
+        """Every tournament played as an event (`EVENT_FORMATS`): not the club's weeks."""
+        return self.filter(played_in(EVENT_FORMATS))
+
+
 class TeamScoring(models.TextChoices):
     """How a team match's IMP margin counts (RULES 11)."""
 
@@ -314,6 +344,8 @@ class Tournament(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = TournamentQuerySet.as_manager()
 
     class Meta:
         ordering = ["-start_at", "-id"]

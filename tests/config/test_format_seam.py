@@ -16,10 +16,20 @@ from dataclasses import fields
 from pathlib import Path
 
 import pytest
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.template.loader import get_template
 
 from tournaments.exports import EXPORTS, pbn, usebio
-from tournaments.models import Contestants, FormatKey, Seating, Tournament
+from tournaments.models import (
+    EVENT_FORMATS,
+    Contestants,
+    FormatKey,
+    Round,
+    Seating,
+    Tournament,
+    played_in,
+)
 from tournaments.selectors.seating import SEAT_READERS
 from tournaments.services.formats import FORMATS, format_of
 from tournaments.views.format_pages import PAGES, FormatPages
@@ -209,3 +219,33 @@ def test_an_event_names_its_format_once(contestants, seating, key):
     assert format_of(tournament) is FORMATS[key]
     assert format_of(tournament).has_movement_page == (key == FormatKey.MOVEMENT_PAIRS)
     assert format_of(tournament).contestant == contestants
+
+
+def test_the_events_and_a_format_filter_are_format_key_inverted(make_tournament):
+    """`played_in` asks the database what `format_key` asks a row: every kind of tournament
+    the constraints allow is found by its own format's filter and no other, and the club's
+    weeks are the only tournaments that are not events (home, console, clock, robots)."""
+    made = []
+    for contestants in Contestants.values:
+        for seating in Seating.values:
+            try:
+                with transaction.atomic():
+                    made.append(make_tournament(contestants=contestants, seating=seating))
+            except (IntegrityError, ValidationError):
+                continue  # a kind the constraints refuse (teams by a Mitchell)
+    assert {t.format_key for t in made} == set(FormatKey)
+    for t in made:
+        Round.objects.create(
+            tournament=t, number=1, starts_at=t.start_at, ends_at=t.start_at + t.round_length
+        )
+    for key in FormatKey:
+        assert set(Tournament.objects.filter(played_in(frozenset({key})))) == {
+            t for t in made if t.format_key == key
+        }
+        assert set(
+            Round.objects.filter(played_in(frozenset({key}), via="tournament__")).values_list(
+                "tournament_id", flat=True
+            )
+        ) == {t.pk for t in made if t.format_key == key}
+    assert set(Tournament.objects.events()) == {t for t in made if t.format_key != FormatKey.CLUB}
+    assert set(FormatKey) - {FormatKey.CLUB} == EVENT_FORMATS

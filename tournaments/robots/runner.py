@@ -28,17 +28,18 @@ from simulation.robot import Plan, heuristic_plan, plan_of
 
 from ..deals import hands_of
 from ..models import (
+    EVENT_FORMATS,
     Board,
     PlayMode,
     ProgramSeat,
     Round,
     RoundStatus,
-    Seating,
     Table,
     TableDirection,
     TableDirectionKind,
     Tournament,
     TournamentStatus,
+    played_in,
 )
 from ..selectors import table_seats
 from ..services.simulator import board_facts
@@ -140,7 +141,7 @@ def open_seats(
         status=RoundStatus.OPEN,
         tournament__play=PlayMode.ONLINE,
         tournament__status__in=(TournamentStatus.RUNNING, TournamentStatus.PAUSED),
-    ).exclude(tournament__seating=Seating.CLUB)
+    ).filter(played_in(EVENT_FORMATS, via="tournament__"))
     if tournament_ids is not None:
         rounds = rounds.filter(tournament_id__in=list(tournament_ids))
     # The seats a director gave a robot (`table_director.seat_robot`): played whatever

@@ -17,7 +17,6 @@ from ..models import (
     Pair,
     PairStatus,
     Round,
-    Seating,
     Team,
     Tournament,
     TournamentStatus,
@@ -38,7 +37,7 @@ def tournament_cards(*, now: datetime | None = None, limit: int = 20) -> dict[st
     """Home page: upcoming, running and finished tournaments (a few queries in all)."""
     now = now or timezone.now()
     tournaments = list(
-        Tournament.objects.exclude(seating=Seating.CLUB)
+        Tournament.objects.events()
         .annotate(n_pairs=Count("pairs", filter=Q(pairs__status=PairStatus.CONFIRMED)))
         .order_by("-start_at")[: limit * 3]
     )

@@ -46,7 +46,6 @@ from ..models import (
     ResultState,
     Round,
     RoundStatus,
-    Seating,
     Table,
     Tournament,
     TournamentStatus,
@@ -134,10 +133,9 @@ def due_tournament_ids(*, now: datetime) -> list[int]:
     )
     starting = Q(status=TournamentStatus.SCHEDULED, start_at__lte=now)
     return list(
-        Tournament.objects.filter(running | starting)
-        # The club's weeks (RULES 13) have no rounds to open or ring: the week's close is
-        # theirs (`club_week.close_due_weeks`).
-        .exclude(seating=Seating.CLUB)
+        # The club's weeks have no rounds to open or ring (`EVENT_FORMATS`).
+        Tournament.objects.events()
+        .filter(running | starting)
         .values_list("id", flat=True)
         .distinct()
         .order_by("id")

@@ -98,7 +98,7 @@ def _powers(user) -> dict[str, bool]:
 @_staff
 def index(request: HttpRequest) -> HttpResponse:
     # The club's weeks are the lobby's, not events a director runs round by round.
-    tournaments = Tournament.objects.exclude(seating=Seating.CLUB).order_by("-start_at")[:50]
+    tournaments = Tournament.objects.events().order_by("-start_at")[:50]
     return render(
         request,
         "console/index.html",

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from anyascii import anyascii
+
 SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 SEAT_OF_NAME = {name.lower(): seat for seat, name in SEAT_NAMES.items()}
 PROTOCOL_VERSION = 18
@@ -142,9 +144,12 @@ def read(line: str) -> Message:
 
 # What the table manager says.
 def ascii_text(text: str, *, limit: int = 200) -> str:
-    """A text the protocol can carry: printable ASCII on one line (others become "?"),
-    no double quotes (they delimit team names), at most `limit` characters."""
-    return _PRINTABLE.sub("?", " ".join(text.split())).replace('"', "'")[:limit]
+    """A text the protocol can carry: printable ASCII on one line, no double quotes (they
+    delimit team names), at most `limit` characters. Other letters are spelt in ASCII
+    (a Chinese name in pinyin, 张三 → ZhangSan: the program and its operator see who they
+    play, not "??"); what has no spelling becomes "?"."""
+    spelt = anyascii(" ".join(text.split()))
+    return _PRINTABLE.sub("?", " ".join(spelt.split())).replace('"', "'")[:limit]
 
 
 def seated(seat: str, team: str) -> str:

@@ -59,7 +59,7 @@ def test_the_table_manager_s_lines():
     assert say.teams("Ada & Bo", 'Cy "C"') == 'Teams : N/S : "Ada & Bo" E/W : "Cy \'C\'"'
     assert say.teams("", "张三") == 'Teams : N/S : "N/S" E/W : "ZhangSan"'
     # Typographic quotes spelt in ASCII are still not the protocol's delimiter.
-    assert say.seated("N", "“Zoë” 李\x07") == 'North ("\'Zoe\' Li?") seated'
+    assert say.seated("N", "“Zoë” 李\x07") == "North (\"'Zoe' Li?\") seated"
     assert say.board(7, "S", "Both") == "Board number 7. Dealer South. Both vulnerable."
     assert say.board(1, "N", "None") == "Board number 1. Dealer North. Neither vulnerable."
     assert say.board(2, "E", "NS") == "Board number 2. Dealer East. N/S vulnerable."

@@ -55,6 +55,7 @@ class ClubPlayOut(Schema):
 
 class ClubTableOut(Schema):
     id: int
+    host: str = Field(description="The name of the player who opened it (empty if gone).")
     system: str
     status: str = Field(description='"forming", "playing" or "closed".')
     seats: list[ClubSeatOut]
@@ -183,6 +184,7 @@ def _table(table: reads.LobbyTable | None, system: str) -> dict | None:
         }
     return {
         "id": table.id,
+        "host": table.host,
         "system": system,
         "status": table.status,
         "seats": [

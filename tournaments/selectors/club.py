@@ -103,6 +103,9 @@ class LobbyTable:
     play_path: tuple[int, int, int] | None  # (tournament, round number, table number)
     board: int | None = None  # the board in play (the caller's own table only)
     play_table_id: int | None = None  # the play server's table (its sockets' id)
+    # Who opened it: players tell tables apart by a person, not by a database number
+    # ("" when that account is gone; the page falls back on the number).
+    host: str = ""
 
     @property
     def forming(self) -> bool:
@@ -164,6 +167,7 @@ def _table_of(table: ClubTable, seats: list[ClubSeat], user_id: int | None) -> L
         mine=any(s.mine for s in lobby_seats),
         play_path=play_path,
         play_table_id=table.table_id,
+        host=player_name(table.opened_by) if table.opened_by is not None else "",
     )
 
 
@@ -188,7 +192,7 @@ def lobby(*, user, now: datetime) -> Lobby:
         open_tables = list(
             ClubTable.objects.filter(field__week=week)
             .exclude(status=ClubTableStatus.CLOSED)
-            .select_related("field", "table__round")
+            .select_related("field", "table__round", "opened_by__profile")
             .order_by("status", "-opened_at", "-id")[: LOBBY_TABLES * len(ClubSystem)]
         )
         for table in open_tables:
@@ -206,7 +210,9 @@ def lobby(*, user, now: datetime) -> Lobby:
     if user_id is not None:
         mine = (
             ClubSeat.objects.filter(user_id=user_id, active=True, robot=False)
-            .select_related("club_table__field", "club_table__table__round")
+            .select_related(
+                "club_table__field", "club_table__table__round", "club_table__opened_by__profile"
+            )
             .first()
         )
         if mine is not None and mine.club_table not in everything:

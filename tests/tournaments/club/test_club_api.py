@@ -37,6 +37,7 @@ def test_a_program_opens_a_table_with_robots_and_plays_its_board(make_member):
     assert opened.status_code == 200, opened.content
     table = opened.json()
     assert table["status"] == "forming" and table["play"] is None
+    assert table["host"] == "Bot owner"
     assert [s["you"] for s in table["seats"]] == [False, False, True, False]
     started = api.post(f"/club/tables/{table['id']}/robots").json()
     assert started["status"] == "playing"

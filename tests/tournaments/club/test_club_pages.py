@@ -56,6 +56,11 @@ def test_a_member_opens_a_table_three_sit_and_the_fourth_goes_to_the_table(clien
     table = ClubTable.objects.get()
     page = _page(c.get("/club/"))
     assert "Your table is waiting for players" in page and "Ann" in page
+    # The others find it by who opened it, in their language.
+    listed = _page(_client(client, players[1]).get("/club/"))
+    assert "<strong>Ann's table</strong>" in listed and f"Table {table.pk}" not in listed
+    chinese = _page(client.get("/club/", HTTP_ACCEPT_LANGUAGE="zh-hans"))
+    assert "<strong>Ann 的牌桌</strong>" in chinese
     for user, seat in ((players[1], "E"), (players[2], "S")):
         _client(client, user).post("/club/sit/", {"table": table.pk, "seat": seat})
     last = _client(client, players[3]).post("/club/sit/", {"table": table.pk, "seat": "W"})

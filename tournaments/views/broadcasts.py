@@ -31,7 +31,7 @@ from ..permissions import COMMENT_BROADCASTS
 from ..selectors import broadcasts as reads
 from ..services import broadcasts as service
 from ..services import table_play
-from .console import _powers, _staff
+from .organiser import console_page, console_powers
 
 
 def _title(item) -> str:
@@ -116,7 +116,7 @@ def _back(tournament_id: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-@_staff
+@console_page
 def start(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """GET: what broadcasting the match (`?match=`) or table (`?table=`) does, with its
     delay. POST: `broadcasts.start_broadcast`, back to the console."""
@@ -165,7 +165,7 @@ def start(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "table": table,
             "round": match.round if match is not None else table.round,
             "form": form,
-            "powers": _powers(request.user),
+            "powers": console_powers(request.user),
             "max_delay": service.MAX_DELAY_MINUTES,
         },
         status=400 if request.method == "POST" else 200,
@@ -180,7 +180,7 @@ def _item(tournament_id: int, broadcast_id: int):
 
 
 @require_POST
-@_staff
+@console_page
 def delay(request: HttpRequest, tournament_id: int, broadcast_id: int) -> HttpResponse:
     item = _item(tournament_id, broadcast_id)
     form = DelayForm(request.POST)
@@ -203,7 +203,7 @@ def delay(request: HttpRequest, tournament_id: int, broadcast_id: int) -> HttpRe
 
 
 @require_POST
-@_staff
+@console_page
 def end(request: HttpRequest, tournament_id: int, broadcast_id: int) -> HttpResponse:
     item = _item(tournament_id, broadcast_id)
     try:

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -27,6 +26,7 @@ from ..errors import ServiceError
 from ..models import ClubSystem
 from ..selectors import club as reads
 from ..services import club
+from .organiser import console_page
 
 SEATS = ("N", "E", "S", "W")
 LOBBY_POLL_SECONDS = 3
@@ -202,19 +202,7 @@ def standings(request: HttpRequest, system: str = ClubSystem.DUPLICATE) -> HttpR
     )
 
 
-def _organiser(view: Callable) -> Callable:
-    @login_required
-    def wrapped(request: HttpRequest, *args, **kwargs):
-        if not request.user.is_staff:
-            raise PermissionDenied(_("The director's console is for tournament directors."))
-        return view(request, *args, **kwargs)
-
-    wrapped.__name__ = view.__name__
-    wrapped.__doc__ = view.__doc__
-    return wrapped
-
-
-@_organiser
+@console_page
 def members(request: HttpRequest) -> HttpResponse:
     """Grant or withdraw club membership (the service checks the power)."""
     may_grant = request.user.has_perm(permissions.GRANT_CLUB_MEMBERSHIP)

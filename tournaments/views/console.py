@@ -12,13 +12,10 @@ says what it will do (RULES 3), with a Cancel.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -55,54 +52,24 @@ from ..selectors import console as console_selectors
 from ..selectors import programs
 from ..selectors.seating import TABLE_PAIRS
 from ..services import clock, results, settings_change, setup, table_director, teams
-from ..services.permissions import (
-    ADD_TOURNAMENT,
-    CHANGE_TOURNAMENT,
-    DIRECT_RESULTS,
-    MANAGE_PLAYERS,
-    RUN_CLOCK,
-)
 from ..templatetags.bridge import seat_name
 from ..timezones import zone_label
 from . import programs as program_pages
 from .format_pages import pages_of
+from .organiser import console_page, console_powers
 
 CONSOLE_POLL_SECONDS = 5
 
 
-def _staff(view: Callable) -> Callable:
-    """Organisers only (staff accounts); the services check each power again."""
-
-    @login_required
-    def wrapped(request: HttpRequest, *args, **kwargs):
-        if not request.user.is_staff:
-            raise PermissionDenied(_("The director's console is for tournament directors."))
-        return view(request, *args, **kwargs)
-
-    wrapped.__name__ = view.__name__
-    wrapped.__doc__ = view.__doc__
-    return wrapped
-
-
-def _powers(user) -> dict[str, bool]:
-    return {
-        "run_clock": user.has_perm(RUN_CLOCK),
-        "direct_results": user.has_perm(DIRECT_RESULTS),
-        "add_tournament": user.has_perm(ADD_TOURNAMENT),
-        "manage_players": user.has_perm(MANAGE_PLAYERS),
-        "change_tournament": user.has_perm(CHANGE_TOURNAMENT),
-    }
-
-
 @require_GET
-@_staff
+@console_page
 def index(request: HttpRequest) -> HttpResponse:
     # The club's weeks are the lobby's, not events a director runs round by round.
     tournaments = Tournament.objects.events().order_by("-start_at")[:50]
     return render(
         request,
         "console/index.html",
-        {"tournaments": tournaments, "powers": _powers(request.user)},
+        {"tournaments": tournaments, "powers": console_powers(request.user)},
     )
 
 
@@ -152,7 +119,7 @@ TEAMS_ONLY_FIELDS = frozenset(("team_scoring", "bye_vp"))
 
 
 @require_http_methods(["GET", "POST"])
-@_staff
+@console_page
 def new_tournament(request: HttpRequest) -> HttpResponse:
     form = NewTournamentForm(request.POST or None, request.FILES or None)
     error = ""
@@ -196,7 +163,7 @@ def _console_context(request: HttpRequest, tournament: Tournament, version: str 
         "progress": progress,
         "round": round,
         "now": timezone.now(),
-        "powers": _powers(request.user),
+        "powers": console_powers(request.user),
         # The buttons the clock's state allows; the services refuse the others anyway.
         "can": {
             "start": status == TournamentStatus.SCHEDULED,
@@ -236,7 +203,7 @@ def broadcast_panel(tournament: Tournament, round) -> dict | None:
 
 
 @require_GET
-@_staff
+@console_page
 def console(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     context = _console_context(request, tournament)
@@ -260,7 +227,7 @@ def console(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-@_staff
+@console_page
 def seating(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The seating and the movement, changeable until round 1 starts
     (`settings_change.change_movement`, which checks the power and the movement)."""
@@ -271,7 +238,11 @@ def seating(request: HttpRequest, tournament_id: int) -> HttpResponse:
         return render(
             request,
             "console/seating.html",
-            {"tournament": tournament, "format_pages": pages, "powers": _powers(request.user)},
+            {
+                "tournament": tournament,
+                "format_pages": pages,
+                "powers": console_powers(request.user),
+            },
             status=400 if request.method == "POST" else 200,
         )
     initial = {
@@ -305,7 +276,7 @@ def seating(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "error": error,
             "format_pages": pages,
             "movement": pages.movement_panel(tournament),
-            "powers": _powers(request.user),
+            "powers": console_powers(request.user),
         },
         status=400 if request.method == "POST" else 200,
     )
@@ -322,7 +293,7 @@ def _ruling(sight: console_selectors.DisputeSight) -> tuple:
 
 
 @require_GET
-@_staff
+@console_page
 def progress(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Polled by the console every few seconds: the round's clock, buttons and tables;
     an empty 204 while nothing they show has changed."""
@@ -404,7 +375,7 @@ def _local(when: datetime) -> str:
 
 
 @require_http_methods(["GET", "POST"])
-@_staff
+@console_page
 def action(request: HttpRequest, tournament_id: int, name: str) -> HttpResponse:
     """GET: what `name` will do, with Confirm and Cancel. POST: do it, back to the console."""
     if name not in ACTIONS:
@@ -429,7 +400,7 @@ def action(request: HttpRequest, tournament_id: int, name: str) -> HttpResponse:
         "form": form,
         "round": round,
         "last_closed": tournament.round_set.filter(status=RoundStatus.CLOSED).current(),
-        "powers": _powers(request.user),
+        "powers": console_powers(request.user),
     }
     if name == "start":
         context.update(pages.start_context(tournament))
@@ -470,7 +441,7 @@ def _rule(request: HttpRequest, table: Table, board_number: int, form: DirectorR
 
 
 @require_http_methods(["GET", "POST"])
-@_staff
+@console_page
 def result(request: HttpRequest, tournament_id: int, table_id: int, number: int) -> HttpResponse:
     """The director's result for one board at one table: the players' pickers, the
     result as entered (and by whom), the dispute, the hand. A ruling from the dispute
@@ -510,14 +481,14 @@ def result(request: HttpRequest, tournament_id: int, table_id: int, number: int)
             "form": form,
             "error": error,
             "played": ResultState.PLAYED,
-            "powers": _powers(request.user),
+            "powers": console_powers(request.user),
         },
         status=400 if request.method == "POST" else 200,
     )
 
 
 @require_http_methods(["GET", "POST"])
-@_staff
+@console_page
 def extra_time(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
     """GET: what extra time for one table does, with the minutes and a reason. POST:
     `table_director.give_extra_time` (which checks the power), back to the console."""
@@ -553,14 +524,14 @@ def extra_time(request: HttpRequest, tournament_id: int, table_id: int) -> HttpR
             "history": console_selectors.table_directions(table=table),
             "form": form,
             "error": error,
-            "powers": _powers(request.user),
+            "powers": console_powers(request.user),
         },
         status=400 if request.method == "POST" else 200,
     )
 
 
 @require_http_methods(["GET", "POST"])
-@_staff
+@console_page
 def robot(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
     """GET: who is connected at the table, and what a robot in a seat does. POST:
     `table_director.seat_robot` (which checks the power and the seat), to the console."""
@@ -597,7 +568,7 @@ def robot(request: HttpRequest, tournament_id: int, table_id: int) -> HttpRespon
             "history": console_selectors.table_directions(table=table),
             "form": form,
             "error": error,
-            "powers": _powers(request.user),
+            "powers": console_powers(request.user),
         },
         status=400 if request.method == "POST" else 200,
     )
@@ -605,7 +576,7 @@ def robot(request: HttpRequest, tournament_id: int, table_id: int) -> HttpRespon
 
 @never_cache
 @require_http_methods(["GET", "POST"])
-@_staff
+@console_page
 def program(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
     """GET: a seat at an online table for an outside program (SPEC 14). POST:
     `programs.reserve` (which checks the power), then its ticket, shown this once."""
@@ -616,7 +587,7 @@ def program(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResp
         seats=None,
         back_url=reverse("console", args=[tournament_id]),
         console=True,
-        powers=_powers(request.user),
+        powers=console_powers(request.user),
     )
 
 
@@ -624,7 +595,7 @@ def program(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResp
 
 
 @require_http_methods(["GET", "POST"])
-@_staff
+@console_page
 def withdraw_team(request: HttpRequest, tournament_id: int, team_id: int) -> HttpResponse:
     """GET: what withdrawing the team does, with Confirm and Cancel. POST:
     `teams.withdraw_team` (which checks the power), back to the console."""
@@ -654,7 +625,7 @@ def withdraw_team(request: HttpRequest, tournament_id: int, team_id: int) -> Htt
             "team": team,
             "in_play": round is not None and round.status != RoundStatus.CLOSED,
             "error": error,
-            "powers": _powers(request.user),
+            "powers": console_powers(request.user),
         },
         status=400 if error else 200,
     )

@@ -18,8 +18,8 @@ from ..errors import ServiceError
 from ..models import Ladder, LadderChallenge, LadderTeam
 from ..selectors import ladder as reads
 from ..services import ladder as services
-from .console import _powers, _staff
 from .ladder import history_line
+from .organiser import console_page, console_powers
 
 
 class NewLadderForm(forms.Form):
@@ -40,7 +40,7 @@ class ResultForm(forms.Form):
 
 
 @require_http_methods(["GET", "POST"])
-@_staff
+@console_page
 def ladders(request: HttpRequest) -> HttpResponse:
     form = NewLadderForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -57,13 +57,13 @@ def ladders(request: HttpRequest) -> HttpResponse:
         {
             "ladders": Ladder.objects.order_by("name"),
             "form": form,
-            "powers": _powers(request.user),
+            "powers": console_powers(request.user),
         },
     )
 
 
 @require_http_methods(["GET"])
-@_staff
+@console_page
 def ladder(request: HttpRequest, ladder_id: int) -> HttpResponse:
     found = get_object_or_404(Ladder, pk=ladder_id)
     return render(
@@ -78,13 +78,13 @@ def ladder(request: HttpRequest, ladder_id: int) -> HttpResponse:
             ],
             "history": [(e, history_line(e)) for e in reads.latest_history(found, limit=20)],
             "result_form": ResultForm(),
-            "powers": _powers(request.user),
+            "powers": console_powers(request.user),
         },
     )
 
 
 @require_POST
-@_staff
+@console_page
 def challenge_action(
     request: HttpRequest, ladder_id: int, challenge_id: int, name: str
 ) -> HttpResponse:

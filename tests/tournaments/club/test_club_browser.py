@@ -3,7 +3,8 @@ robots for the empty seats, lands on the table page (a club table: no round cloc
 "round N"), plays the board in their seat while the test plays the robots' seats through
 the service, goes on to the next board with the page reloaded, and finds the field's
 results for the deal on "my boards" (a table of four had played it before). English on a
-desktop, then Chinese on a phone; screenshots of each page."""
+desktop, then Chinese on a phone; then the lobby, my boards and the standings in English on a
+phone and Chinese on a desktop; screenshots of each page."""
 
 from __future__ import annotations
 
@@ -57,6 +58,14 @@ def bt(page, key: str) -> str:
 
 def no_sideways_scroll(page) -> None:
     assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth + 1")
+
+
+def whole_tables(page) -> None:
+    """No table of the page hides a column behind a sideways scroll of its own."""
+    assert page.evaluate(
+        "() => [...document.querySelectorAll('.table-scroll')]"
+        ".every(box => box.scrollWidth <= box.clientWidth + 1)"
+    )
 
 
 def play_the_board(
@@ -168,7 +177,34 @@ def test_lobby_to_a_played_board_and_the_fields_results(make_member, tmp_path):
         phone.goto(f"{base}/club/boards/")
         assert "全场：2 个成绩" in phone.locator(".club-board").first.inner_text()
         no_sideways_scroll(phone)
+        whole_tables(phone)
         shot(phone, "club-my-boards-zh-phone")
         phone.goto(f"{base}/club/standings/{SYSTEM}/")
         no_sideways_scroll(phone)
+        whole_tables(phone)
         shot(phone, "club-standings-zh-phone")
+        phone.context.close()
+
+        # The other two looks at the pages: English on a phone, Chinese on a desktop. The
+        # lobby lists Mei's table by her name.
+        for lang, size, tag, host in (
+            ("en", PHONE, "en-phone", "Mei's table"),
+            ("zh-hans", DESKTOP, "zh-desktop", "Mei 的牌桌"),
+        ):
+            look = seat_page(browser, base, me, lang=lang, size=size)
+            for path, name in (
+                ("/club/", "lobby"),
+                ("/club/boards/", "my-boards"),
+                (f"/club/standings/{SYSTEM}/", "standings"),
+            ):
+                look.goto(f"{base}{path}")
+                no_sideways_scroll(look)
+                # Every tab in sight, and the field's table whole (no scrolling inside it).
+                last_tab = look.locator(".club-tabs a").last.bounding_box()
+                assert last_tab["x"] + last_tab["width"] <= size[0], last_tab
+                whole_tables(look)
+                shot(look, f"club-{name}-{tag}")
+                if name == "lobby":
+                    heads = look.locator(".club-table.mine .club-table-head").all_inner_texts()
+                    assert any(host in head for head in heads), heads
+            look.context.close()

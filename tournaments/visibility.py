@@ -158,7 +158,9 @@ def table_viewer(
     if directs(user, library=library):
         return EVERY_HAND
     if kibitz:
-        return EVERY_HAND if kibitz_live and not plays_in_tournament else PROGRESS_ONLY
+        # A library deal is never kibitzed live, whatever the event's setting says.
+        live = kibitz_live and not plays_in_tournament and not library
+        return EVERY_HAND if live else PROGRESS_ONLY
     return None
 
 

@@ -90,3 +90,16 @@ def test_a_club_table_cannot_be_broadcast(playing, director, t0):
         broadcasts.start_broadcast(
             by=director, tournament=tournament, table=table.table, now=t0 + timedelta(minutes=6)
         )
+
+
+def test_a_kibitzer_never_sees_a_club_board_live_even_if_the_event_is_set_to_allow_it(
+    playing, make_user
+):
+    table, _played, current = playing
+    # The club's events are made with live kibitzing off; were it switched on (the admin),
+    # the library deal must still stay hidden.
+    Tournament.objects.filter(pk=table.field.tournament_id).update(kibitz_live=True)
+    view = table_play.board_view(
+        table=table.table, board_number=current.number, user=make_user(), kibitz=True
+    )
+    assert view["hands"] == {} and view["auction"] == []

@@ -55,7 +55,10 @@ class ClubPlayOut(Schema):
 
 class ClubTableOut(Schema):
     id: int
-    host: str = Field(description="The name of the player who opened it (empty if gone).")
+    host: str = Field(
+        description="The person it is named after: its opener while they sit there, else the"
+        " first person seated (empty with robots alone)."
+    )
     system: str
     status: str = Field(description='"forming", "playing" or "closed".')
     seats: list[ClubSeatOut]

@@ -103,8 +103,9 @@ class LobbyTable:
     play_path: tuple[int, int, int] | None  # (tournament, round number, table number)
     board: int | None = None  # the board in play (the caller's own table only)
     play_table_id: int | None = None  # the play server's table (its sockets' id)
-    # Who opened it: players tell tables apart by a person, not by a database number
-    # ("" when that account is gone; the page falls back on the number).
+    # The person it is named after: players tell tables apart by a person, not by a
+    # database number. Its opener while they sit there, else the first person seated
+    # ("" with robots alone; the page falls back on the number).
     host: str = ""
 
     @property
@@ -167,8 +168,15 @@ def _table_of(table: ClubTable, seats: list[ClubSeat], user_id: int | None) -> L
         mine=any(s.mine for s in lobby_seats),
         play_path=play_path,
         play_table_id=table.table_id,
-        host=player_name(table.opened_by) if table.opened_by is not None else "",
+        host=_host(table, lobby_seats),
     )
+
+
+def _host(table: ClubTable, seats: list[LobbySeat]) -> str:
+    people = [s for s in seats if not s.empty and not s.robot]
+    opener = [s for s in people if s.user_id == table.opened_by_id]
+    named = opener or people
+    return named[0].name if named else ""
 
 
 def _with_seats(tables: list[ClubTable]) -> dict[int, list[ClubSeat]]:
@@ -192,7 +200,7 @@ def lobby(*, user, now: datetime) -> Lobby:
         open_tables = list(
             ClubTable.objects.filter(field__week=week)
             .exclude(status=ClubTableStatus.CLOSED)
-            .select_related("field", "table__round", "opened_by__profile")
+            .select_related("field", "table__round")
             .order_by("status", "-opened_at", "-id")[: LOBBY_TABLES * len(ClubSystem)]
         )
         for table in open_tables:
@@ -210,9 +218,7 @@ def lobby(*, user, now: datetime) -> Lobby:
     if user_id is not None:
         mine = (
             ClubSeat.objects.filter(user_id=user_id, active=True, robot=False)
-            .select_related(
-                "club_table__field", "club_table__table__round", "club_table__opened_by__profile"
-            )
+            .select_related("club_table__field", "club_table__table__round")
             .first()
         )
         if mine is not None and mine.club_table not in everything:

@@ -77,6 +77,17 @@ def test_a_member_opens_a_table_three_sit_and_the_fourth_goes_to_the_table(clien
     assert 'id="club-go"' in fragment and last.url in fragment
 
 
+def test_a_table_is_named_after_its_opener_while_they_sit_there(client, make_member):
+    ann, bob, cy = (make_member(name=n) for n in ("Ann", "Bob", "Cy"))
+    table = club.open_table(user=ann, system=ClubSystem.DUPLICATE, seat="S")
+    club.sit(user=bob, club_table_id=table.pk, seat="W")
+    names = [t.host for t in reads.lobby(user=cy, now=timezone.now()).systems[0].tables]
+    assert names == ["Ann"]
+    club.leave(user=ann, club_table_id=table.pk)
+    names = [t.host for t in reads.lobby(user=cy, now=timezone.now()).systems[0].tables]
+    assert names == ["Bob"]  # Ann has gone: the table is no longer hers
+
+
 def test_a_waiting_player_is_seated_when_a_table_opens_and_robots_fill_the_rest(
     client, make_member, make_user
 ):

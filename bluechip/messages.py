@@ -148,8 +148,8 @@ def ascii_text(text: str, *, limit: int = 200) -> str:
     delimit team names), at most `limit` characters. Other letters are spelt in ASCII
     (a Chinese name in pinyin, 张三 → ZhangSan: the program and its operator see who they
     play, not "??"); what has no spelling becomes "?"."""
-    spelt = anyascii(" ".join(text.split()))
-    return _PRINTABLE.sub("?", " ".join(spelt.split())).replace('"', "'")[:limit]
+    # Spelt first, then one line: a spelling may itself bring spaces (an ideographic one).
+    return _PRINTABLE.sub("?", " ".join(anyascii(text).split())).replace('"', "'")[:limit]
 
 
 def seated(seat: str, team: str) -> str:

@@ -419,12 +419,14 @@ class BoardConsumer(AsyncJsonWebsocketConsumer):
         self.watching = True
         self.take_sight(view)
         self.watch_checked_at = self.credential_checked_at = time.monotonic()
-        await self.send_view("snapshot", view, clock=clock, cut_off=cut_off, after=after)
-        # A stand-in robot's socket is not its player's connection (`presence`).
+        # Recorded before the snapshot goes out: once a player sees their table, the
+        # console sees them connected. A stand-in robot's socket is not its player's
+        # connection (`presence`).
         stand_in = presence.is_stand_in(self.scope.get("headers"))
         await _present(
             self.channel_name, self.table_id, view["seat"], None if stand_in else self.user_id
         )
+        await self.send_view("snapshot", view, clock=clock, cut_off=cut_off, after=after)
         if self.scope.get(CREDENTIAL) is not None:
             self.checker = asyncio.ensure_future(self.keep_checking_credential())
 

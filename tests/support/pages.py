@@ -1,6 +1,7 @@
 """Set-up shared by the page tests that go through Django's test client (registered in
 tests/conftest.py): a page cache emptied before each test, the server's clock frozen in
-round 1, and round 1 of an event opened (as a tuple, or by name)."""
+round 1, round 1 of an event opened (as a tuple, or by name), and a page without its
+CSRF tokens for tests that a short text is absent."""
 
 from __future__ import annotations
 
